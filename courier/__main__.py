@@ -1,0 +1,3 @@
+from courier.cli import main
+
+raise SystemExit(main())

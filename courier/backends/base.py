@@ -1,0 +1,90 @@
+"""The small interfaces the tick talks to. Embedded backends live beside this file; the real ones
+(IMAP, SMTP, Google Sheets) implement the same protocols."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class RawMessage:
+    """One message as it came in. ``source_id`` is stable for this message in this inbox
+    (a Maildir key, or ``imap:<folder>:<uidvalidity>:<uid>``); ``received_at`` is the server's
+    own receipt time when it has one (IMAP INTERNALDATE), else ``None`` (the tick uses its clock)."""
+
+    source_id: str
+    raw: bytes
+    received_at: datetime | None = None
+
+
+class Inbox(Protocol):
+    def fetch_new(self) -> list[RawMessage]:
+        """Messages not yet marked processed, oldest first. Must not change their state."""
+
+    def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
+        """Called only after the raw message is committed to the journal. Idempotent."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class FormResponse:
+    """One row of the form-responses tab, read by header text. ``timestamp`` is aware."""
+
+    timestamp: datetime
+    email: str
+    game: str
+    orders: str
+    secret: str = ""
+
+
+@dataclass(frozen=True)
+class SheetSnapshot:
+    """Everything a tick reads from one game's workbook, in one read."""
+
+    config: dict[str, str]
+    players: list[dict[str, str]]  # keys: name, email, nickname, role, secret (lower case)
+    responses: list[FormResponse] = field(default_factory=list)
+
+
+class Workbook(Protocol):
+    def read(self) -> SheetSnapshot:
+        """One read of Config, Players and Form Responses. Raises ``WorkbookError`` if unreadable."""
+
+    def write_public(self, *, ledger: Sequence[Sequence[object]], history: Sequence[Sequence[object]]) -> None:
+        """Replace the Ledger and History tabs (header row first) in one write; values stay literal."""
+
+    def init(self, *, game: str) -> None:
+        """Create any missing tab with its headers and example rows; never overwrite data."""
+
+
+class Transport(Protocol):
+    def send(self, message: EmailMessage) -> None:
+        """Deliver one message. Raises ``TransientError`` (try next tick), ``PermanentError``
+        (give up on this row) or ``RateLimited`` (stop sending for this tick)."""
+
+    def close(self) -> None: ...
+
+
+class BackendError(Exception):
+    """An operator's problem with a backend: login, path, quota. Says what to fix."""
+
+
+class WorkbookError(BackendError):
+    pass
+
+
+class TransientError(BackendError):
+    pass
+
+
+class PermanentError(BackendError):
+    pass
+
+
+class RateLimited(TransientError):
+    pass

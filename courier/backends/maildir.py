@@ -1,0 +1,122 @@
+"""The embedded inbox: a Maildir folder any local MTA (or ``deliver``) can drop mail into.
+
+A message is unprocessed while it sits in ``new/`` or in ``cur/`` without the S (seen) flag; marking
+it processed renames it to ``cur/<key>:2,<flags>S``, and a rejected one goes to the ``.Rejected``
+sub-maildir. Only renames, so a crash never loses or duplicates a message."""
+
+from __future__ import annotations
+
+import contextlib
+import mailbox
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from courier.backends.base import RawMessage
+
+__all__ = ["SOURCE_PREFIX", "MaildirInbox", "deliver"]
+
+SOURCE_PREFIX = "maildir:"
+REJECTED_FOLDER = "Rejected"
+_COLON = ":"  # the Maildir info separator, as mailbox.Maildir uses it on POSIX
+# Delivery time as the Maildir convention writes it: "<seconds>.M<microseconds>P<pid>..." (mailbox,
+# Dovecot, Courier); other writers give only the seconds.
+_DELIVERY_TIME = re.compile(r"^(\d+)\.(?:[^.]*?M(\d{1,6}))?")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    key: str
+    file: Path
+    flags: str  # "" for new/, else the letters after ":2,"
+
+
+def deliver(path: Path, raw: bytes) -> str:
+    """Drop ``raw`` into ``path``'s new/ the Maildir way (write in tmp/, then rename); returns the key."""
+    _ensure_maildir(Path(path))
+    return mailbox.Maildir(path, factory=None).add(raw)
+
+
+def _ensure_maildir(path: Path) -> None:
+    # mailbox.Maildir(create=True) only fills in new/cur/tmp when the top folder is new too.
+    for subdir in ("new", "cur", "tmp"):
+        (path / subdir).mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _flags(filename: str) -> str:
+    info = filename.partition(_COLON)[2]
+    return info[2:] if info.startswith("2,") else ""
+
+
+def _delivery_time(entry: _Entry) -> float:
+    match = _DELIVERY_TIME.match(entry.key)
+    if match is not None:
+        return int(match.group(1)) + int(match.group(2) or 0) / 1e6
+    try:
+        return entry.file.stat().st_mtime
+    except FileNotFoundError:  # gone since listing; fetch_new skips it
+        return 0.0
+
+
+class MaildirInbox:
+    """An ``Inbox`` over a Maildir folder (created with new/, cur/, tmp/ if missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        _ensure_maildir(self.path)
+
+    def fetch_new(self) -> list[RawMessage]:
+        """Unprocessed messages, oldest first; reads only, so a crash before marking changes nothing."""
+        messages = []
+        for entry in sorted(self._unprocessed(), key=lambda e: (_delivery_time(e), e.key)):
+            try:
+                raw = entry.file.read_bytes()
+            except FileNotFoundError:  # marked or removed since we listed it
+                continue
+            messages.append(RawMessage(source_id=SOURCE_PREFIX + entry.key, raw=raw))
+        return messages
+
+    def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
+        """Move the message to cur/ with flag S (and into .Rejected if ``rejected``). Idempotent; a
+        message that is already gone is fine."""
+        entry = self._find(_key(source_id))
+        if entry is None:
+            return
+        flags = "".join(sorted(set(entry.flags) | {"S"}))
+        home = self._rejected_folder() if rejected else self.path
+        target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
+        if target != entry.file:
+            with contextlib.suppress(FileNotFoundError):  # processed by someone else meanwhile
+                os.rename(entry.file, target)
+
+    def close(self) -> None:
+        pass
+
+    def _entries(self) -> list[_Entry]:
+        entries = []
+        for subdir in ("new", "cur"):
+            for file in (self.path / subdir).iterdir():
+                if file.name.startswith(".") or not file.is_file():
+                    continue
+                flags = _flags(file.name) if subdir == "cur" else ""
+                entries.append(_Entry(key=file.name.partition(_COLON)[0], file=file, flags=flags))
+        return entries
+
+    def _unprocessed(self) -> list[_Entry]:
+        return [entry for entry in self._entries() if "S" not in entry.flags]
+
+    def _find(self, key: str) -> _Entry | None:
+        return next((entry for entry in self._entries() if entry.key == key), None)
+
+    def _rejected_folder(self) -> Path:
+        folder = self.path / f".{REJECTED_FOLDER}"
+        if not folder.is_dir():
+            mailbox.Maildir(self.path, factory=None).add_folder(REJECTED_FOLDER)
+        return folder
+
+
+def _key(source_id: str) -> str:
+    if not source_id.startswith(SOURCE_PREFIX) or "/" in source_id:
+        raise ValueError(f"not a Maildir source id: {source_id!r}")
+    return source_id.removeprefix(SOURCE_PREFIX)

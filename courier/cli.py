@@ -1,0 +1,151 @@
+"""The ``courier`` command. Errors are one clear line on stderr and a non-zero exit status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from courier.config import ConfigError, load_deployment
+
+log = logging.getLogger("courier")
+
+DEFAULT_CONFIG = "courier.toml"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose > 1 else logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.run(args))
+    except (ConfigError, KeyError, ValueError, OSError) as e:
+        message = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"courier: {message}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="courier", description="An arbiter for play-by-email games.")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more detail (-vv: debug)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, run: object, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(run=run)
+        return sub
+
+    def with_config(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--config", type=Path, default=Path(os.environ.get("COURIER_CONFIG", DEFAULT_CONFIG)),
+                         help=f"deployment file (default: $COURIER_CONFIG or ./{DEFAULT_CONFIG})")
+
+    tick = command("tick", _tick, "collect orders, resolve due rounds, publish, send (run from cron)")
+    with_config(tick)
+    tick.add_argument("--dry-run", action="store_true", help="render the mail this tick would send; change nothing")
+    tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
+    status = command("status", _status, "games, phases, deadlines, who is awaited, outbox backlog")
+    with_config(status)
+    replay = command("replay", _replay, "re-run a game from the journal and verify every round reproduces")
+    with_config(replay)
+    replay.add_argument("game", help="the game's id")
+    resolve = command("resolve", _resolve, "resolve one round given as JSON on stdin (JSON Lines too)")
+    resolve.add_argument("game", help="the game kind, e.g. truce")
+    init = command("init", _init, "write a commented starter config and a game workbook")
+    init.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
+    init.add_argument("--game", default="truce", help="the game kind of the example game")
+    demo = command("demo", _demo, "play a whole game on local files with scripted players")
+    demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
+    return parser
+
+
+def _aware(text: str) -> datetime:
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} needs a UTC offset, e.g. {text}+00:00")
+    return value
+
+
+def _tick(args: argparse.Namespace) -> int:
+    from courier.tick import run_tick
+
+    deployment = load_deployment(args.config)
+    now = args.now or datetime.now(UTC)
+    if args.dry_run:
+        from courier.dryrun import dry_run
+
+        problems = dry_run(deployment, now=now, out=sys.stdout)
+    else:
+        problems = run_tick(deployment, now=now)
+    for problem in problems:
+        print(f"courier: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from courier.status import status_table
+
+    print(status_table(load_deployment(args.config)))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from courier.journal import Journal
+    from courier.replay import replay_game
+
+    journal = Journal(load_deployment(args.config).journal_path)
+    try:
+        rounds, problems = replay_game(journal, args.game)
+    finally:
+        journal.close()
+    for problem in problems:
+        print(f"{args.game} {problem.phase_key}: {problem.what}", file=sys.stderr)
+    print(f"{args.game}: {rounds} round(s) replayed, {'all reproduce' if not problems else 'MISMATCH'}")
+    return 1 if problems else 0
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    """One JSON document in → one out; or JSON Lines in → one line out per request."""
+    from engine import find_ruleset
+
+    ruleset = find_ruleset(args.game)
+    text = sys.stdin.read()
+    try:
+        requests = [json.loads(text)]
+        single = True
+    except json.JSONDecodeError:
+        requests = [json.loads(line) for line in text.splitlines() if line.strip()]
+        single = False
+    failed = False
+    for request in requests:
+        try:
+            answer = ruleset.resolve_json(request)
+        except (ValueError, KeyError, TypeError) as e:
+            answer, failed = {"error": str(e)}, True
+        print(json.dumps(answer, ensure_ascii=False, indent=2 if single else None))
+    return 1 if failed else 0
+
+
+def _init(args: argparse.Namespace) -> int:
+    from courier.starter import write_starter
+
+    for path in write_starter(args.dir, game=args.game):
+        print(f"wrote {path}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from courier.demo import run_demo
+
+    return run_demo(args.dir)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

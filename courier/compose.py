@@ -1,0 +1,299 @@
+"""Compose Courier's outgoing mail: one context dataclass per kind of message, one ``compose``.
+
+Each kind has a template pair ``common/<kind>.txt.j2`` and ``common/<kind>.html.j2``; the template
+sees the fields of ``MailContext`` and of the kind's context as plain variables. Everything in the
+message is a function of the arguments (no clock, no random boundary), so composing the same outbox
+row twice gives the same bytes and the same Message-ID.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email.policy
+import email.utils
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import jinja2
+
+from courier.render import render_template
+
+if TYPE_CHECKING:
+    from engine.core import LineError
+
+__all__ = [
+    "KINDS",
+    "AnyContext",
+    "ErrorContext",
+    "GameOverContext",
+    "MailContext",
+    "OrganiserContext",
+    "ReceiptContext",
+    "ReminderContext",
+    "ReportContext",
+    "WelcomeContext",
+    "compose",
+    "is_our_message_id",
+    "message_id_for",
+    "subject_for",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MailContext:
+    """What every message knows: the game, the phase it is about and who it is for.
+
+    ``deadline_text`` is already formatted in the game's zone and UTC (``""`` when there is none);
+    ``order_template`` is the block a player copies into the next mail (``""`` when none).
+    """
+
+    game_id: str
+    game_title: str
+    phase_label: str
+    recipient_name: str
+    recipient_email: str
+    deadline_text: str = ""
+    order_template: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReceiptContext:
+    """The echo of one player's mail. ``phase_label`` is the phase the orders count for, which
+    is the next one when ``late``. ``standing`` are the orders that now stand for it."""
+
+    kind: ClassVar[str] = "receipt"
+    mail: MailContext
+    orders: Sequence[str] = ()
+    errors: Sequence[LineError] = ()
+    notes: Sequence[str] = ()
+    standing: Sequence[str] = ()
+    late: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportContext:
+    """A round's results. ``phase_label`` is the round resolved; the deadline and the order template
+    are for ``next_phase_label``. ``private_lines`` are the events only this player may see."""
+
+    kind: ClassVar[str] = "report"
+    mail: MailContext
+    public_lines: Sequence[str] = ()
+    private_lines: Sequence[str] = ()
+    ledger_headers: Sequence[str] = ()
+    ledger_rows: Sequence[Sequence[str]] = ()
+    next_phase_label: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReminderContext:
+    kind: ClassVar[str] = "reminder"
+    mail: MailContext
+    standing: Sequence[str] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ErrorContext:
+    """Why a mail could not be used at all (not registered, which game?). ``mail.game_id`` may be
+    ``""`` when the game could not be told."""
+
+    kind: ClassVar[str] = "error"
+    mail: MailContext
+    reason: str
+    quoted_subject: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameOverContext(ReportContext):
+    """The last report. ``ranking`` is best first; players sharing a place share an inner list."""
+
+    kind: ClassVar[str] = "game_over"
+    winners: Sequence[str] = ()
+    ranking: Sequence[Sequence[str]] = ()
+    seed: str = ""
+    seed_hash: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrganiserContext:
+    """A config or delivery problem only the organiser can fix; the game is ``mail.game_id``."""
+
+    kind: ClassVar[str] = "organiser"
+    mail: MailContext
+    problem: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class WelcomeContext:
+    """Game start. ``seed_hash`` is the SHA-256 of the secret seed, revealed at the end."""
+
+    kind: ClassVar[str] = "welcome"
+    mail: MailContext
+    players: Sequence[str] = ()
+    rules_summary: str = ""
+    seed_hash: str = ""
+
+
+AnyContext = (
+    ReceiptContext
+    | ReportContext
+    | ReminderContext
+    | ErrorContext
+    | GameOverContext
+    | OrganiserContext
+    | WelcomeContext
+)
+
+KINDS: dict[str, type[AnyContext]] = {
+    c.kind: c
+    for c in (
+        ReceiptContext,
+        ReportContext,
+        ReminderContext,
+        ErrorContext,
+        GameOverContext,
+        OrganiserContext,
+        WelcomeContext,
+    )
+}
+
+
+# --- Message-IDs --------------------------------------------------------------------------------
+
+_OUR_ID = re.compile(r"<?courier\.[0-9a-f]{24}@(?P<domain>[^>\s]+)>?")
+
+
+def message_id_for(key: str, domain: str) -> str:
+    """The Message-ID of the outbox row ``key``: the same key always gives the same id."""
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    return f"<courier.{digest}@{domain}>"
+
+
+def is_our_message_id(msgid: str, domain: str) -> bool:
+    """True when ``msgid`` looks like one ``message_id_for`` made for ``domain`` (a mail loop)."""
+    match = _OUR_ID.fullmatch(msgid.strip())
+    return match is not None and match["domain"].lower() == domain.lower()
+
+
+# --- subjects -----------------------------------------------------------------------------------
+
+
+def subject_for(ctx: AnyContext) -> str:
+    """``[truce-1] Round 3 of 10: results`` and the like: short, game first."""
+    mail = ctx.mail
+    prefix = f"[{mail.game_id}]" if mail.game_id else "[courier]"
+    return _one_line(f"{prefix} {_subject_text(ctx)}")
+
+
+def _subject_text(ctx: AnyContext) -> str:
+    phase = ctx.mail.phase_label
+    match ctx:
+        case ReceiptContext(late=True):
+            return f"Late orders received: they count for {phase}"
+        case ReceiptContext():
+            return f"Orders received for {phase}"
+        case GameOverContext(winners=winners) if winners:
+            verb = "wins" if len(winners) == 1 else "win"
+            return f"Game over: {_and_join(winners)} {verb}"
+        case GameOverContext():
+            return "Game over"
+        case ReportContext():
+            return f"{phase}: results"
+        case ReminderContext() if ctx.mail.deadline_text:
+            return f"Reminder: orders due {ctx.mail.deadline_text}"
+        case ReminderContext():
+            return f"Reminder: orders for {phase}"
+        case ErrorContext():
+            return "Your message could not be used"
+        case OrganiserContext(problem=problem):
+            return f"Problem to fix: {_shorten(problem, 60)}"
+        case WelcomeContext():
+            return f"Welcome to {ctx.mail.game_title}"
+    raise TypeError(f"no subject for {type(ctx).__name__}")
+
+
+def _and_join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _one_line(text: str) -> str:
+    # A newline in a header would be an injection; names and problems come from config and mail.
+    return " ".join(text.split())
+
+
+def _shorten(text: str, limit: int) -> str:
+    flat = _one_line(text)
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+# --- composing ----------------------------------------------------------------------------------
+
+
+def template_variables(ctx: AnyContext) -> dict[str, Any]:
+    """The variables a template sees: the common fields, then the kind's own."""
+    own = {f.name: getattr(ctx, f.name) for f in dataclasses.fields(ctx) if f.name != "mail"}
+    common = {f.name: getattr(ctx.mail, f.name) for f in dataclasses.fields(ctx.mail)}
+    return {**common, **own, "kind": ctx.kind}
+
+
+def render_bodies(env: jinja2.Environment, ctx: AnyContext) -> tuple[str, str]:
+    """The text and HTML bodies of one message."""
+    variables = template_variables(ctx)
+    text = render_template(env, f"common/{ctx.kind}.txt.j2", variables)
+    html = render_template(env, f"common/{ctx.kind}.html.j2", variables)
+    return _tidy(text), _tidy(html)
+
+
+def _tidy(body: str) -> str:
+    # Templates may leave runs of blank lines where optional sections were skipped.
+    lines = [line.rstrip() for line in body.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+
+def compose(
+    env: jinja2.Environment,
+    kind: str,
+    ctx: AnyContext,
+    *,
+    sender: str,
+    reply_to: str | None,
+    to: str,
+    message_key: str,
+    domain: str,
+    in_reply_to: str | None = None,
+    date: datetime,
+) -> EmailMessage:
+    """Render ``ctx`` with the ``kind`` templates into a multipart/alternative message."""
+    if KINDS.get(kind) is not type(ctx):
+        raise ValueError(f"kind {kind!r} does not match {type(ctx).__name__}")
+    if date.tzinfo is None:
+        raise ValueError("date must be timezone-aware")
+    text, html = render_bodies(env, ctx)
+    msg = EmailMessage(policy=email.policy.default)
+    msg["Subject"] = subject_for(ctx)
+    msg["From"] = sender
+    msg["To"] = to
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Date"] = email.utils.format_datetime(date)
+    msg["Message-ID"] = message_id_for(message_key, domain)
+    if in_reply_to:
+        msg["In-Reply-To"] = _bracketed(in_reply_to)
+        msg["References"] = _bracketed(in_reply_to)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Courier-Game"] = ctx.mail.game_id
+    msg["X-Courier-Kind"] = kind
+    msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
+    # A fixed boundary keeps the bytes reproducible; a hex digest never occurs in QP-encoded text.
+    msg.set_boundary("=_courier_" + hashlib.sha256(message_key.encode("utf-8")).hexdigest()[:32])
+    return msg
+
+
+def _bracketed(msgid: str) -> str:
+    msgid = msgid.strip()
+    return msgid if msgid.startswith("<") else f"<{msgid}>"

@@ -1,0 +1,190 @@
+"""Deployment settings (a TOML file) and each game's settings (its workbook's Config and Players tabs).
+
+Secrets never live here: passwords and keys come from environment variables or files the TOML names.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any
+
+from courier.backends.base import SheetSnapshot
+from courier.schedule import Schedule, ScheduleError
+from engine import find_ruleset
+from engine.core import Ruleset
+
+
+class ConfigError(Exception):
+    """An operator's mistake in a config file or sheet; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """Where one game's settings live: a local workbook now, a Google Sheet later."""
+
+    id: str
+    workbook: Path
+    organiser: str
+    seed: str | None = None  # fixed by the operator (demo, tests); else drawn at game start
+
+
+@dataclass(frozen=True)
+class Deployment:
+    path: Path
+    state_dir: Path
+    domain: str
+    sender: str
+    reply_to: str | None
+    organiser: str
+    templates: Path | None
+    inbox: dict[str, Any]
+    outbox: dict[str, Any]
+    games: tuple[GameSource, ...]
+
+    @property
+    def journal_path(self) -> Path:
+        return self.state_dir / "journal.sqlite"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.state_dir / "tick.lock"
+
+
+def load_deployment(path: Path) -> Deployment:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file; `courier init` writes a starter one") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from e
+    base = path.resolve().parent
+
+    def local(value: str) -> Path:
+        return (base / value).resolve()
+
+    organiser = _address(data, "organiser", path)
+    games = tuple(
+        GameSource(
+            id=_required(g, "id", path),
+            workbook=local(_required(g, "workbook", path)),
+            organiser=g.get("organiser", organiser),
+            seed=g.get("seed"),
+        )
+        for g in data.get("game", [])
+    )
+    if len({g.id for g in games}) != len(games):
+        raise ConfigError(f"{path}: two [[game]] entries share an id")
+    return Deployment(
+        path=path,
+        state_dir=local(data.get("state_dir", "state")),
+        domain=data.get("domain", "courier.invalid"),
+        sender=_required(data, "from", path),
+        reply_to=data.get("reply_to"),
+        organiser=organiser,
+        templates=local(data["templates"]) if "templates" in data else None,
+        inbox=_with_local_path(data.get("inbox", {"type": "maildir", "path": "mail/inbox"}), local),
+        outbox=_with_local_path(data.get("outbox", {"type": "files", "path": "mail/sent"}), local),
+        games=games,
+    )
+
+
+def _required(table: Mapping[str, Any], key: str, path: Path) -> str:
+    value = table.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{path}: `{key}` is missing or empty")
+    return value.strip()
+
+
+def _address(table: Mapping[str, Any], key: str, path: Path) -> str:
+    value = _required(table, key, path)
+    if "@" not in parseaddr(value)[1]:
+        raise ConfigError(f"{path}: `{key}` = {value!r} is not a mail address")
+    return value
+
+
+def _with_local_path(table: dict[str, Any], local: Any) -> dict[str, Any]:
+    return {**table, "path": local(table["path"])} if "path" in table else dict(table)
+
+
+# --- one game's settings, from its workbook -------------------------------------------------------
+
+# Keys of the Config tab that the shell reads itself; every other key is a game option.
+SHELL_KEYS = frozenset(
+    {"game", "timezone", "start", "deadlines", "duration", "weekdays", "reminders", "early_resolution",
+     "settle"}
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    email: str
+    nicknames: tuple[str, ...] = ()
+    role: str = ""
+    secret: str = ""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    id: str
+    ruleset: Ruleset
+    schedule: Schedule
+    players: tuple[Player, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def player_by_email(self, email: str) -> Player | None:
+        return next((p for p in self.players if p.email == email.lower()), None)
+
+
+def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
+    """Validate one game's Config and Players tabs; every problem is one clear ConfigError."""
+    where = f"game {source.id}"
+    config = snapshot.config
+    try:
+        ruleset = find_ruleset(config.get("game", ""))
+    except KeyError as e:
+        raise ConfigError(f"{where}: Config `game`: {e.args[0]}") from None
+    try:
+        schedule = Schedule.from_config(config)
+    except ScheduleError as e:
+        raise ConfigError(f"{where}: {e}") from e
+    players = _players(where, snapshot.players)
+    options = {k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS}
+    nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
+    if nicknames:
+        options["nicknames"] = nicknames
+    return GameConfig(source.id, ruleset, schedule, players, options)
+
+
+def _players(where: str, rows: list[dict[str, str]]) -> tuple[Player, ...]:
+    players: list[Player] = []
+    for number, row in enumerate(rows, start=2):
+        name, email = row.get("name", "").strip(), parseaddr(row.get("email", ""))[1].lower()
+        if not name or "@" not in email:
+            raise ConfigError(f"{where}: Players row {number} needs a name and a mail address")
+        nicks = tuple(n.strip() for n in row.get("nickname", "").split(",") if n.strip())
+        players.append(Player(name, email, nicks, row.get("role", ""), row.get("secret", "")))
+    if len({p.name.casefold() for p in players}) != len(players):
+        raise ConfigError(f"{where}: two players share a name")
+    if len({p.email for p in players}) != len(players):
+        raise ConfigError(f"{where}: two players share a mail address")
+    if len(players) < 2:
+        raise ConfigError(f"{where}: the Players tab lists fewer than two players")
+    return tuple(players)
+
+
+def _option_value(text: str) -> Any:
+    """Config cells are text; options that look like numbers or yes/no become them."""
+    value = text.strip()
+    if value.lower() in ("yes", "true", "on"):
+        return True
+    if value.lower() in ("no", "false", "off"):
+        return False
+    try:
+        return int(value)
+    except ValueError:
+        return value

@@ -1,0 +1,67 @@
+"""What one tick works with: the deployment, the journal, the backends, the clock reading and the
+games whose config loaded. Passed to each step so steps stay small functions."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+
+from courier.backends.base import Inbox, SheetSnapshot, Transport, Workbook
+from courier.config import Deployment, GameConfig
+from courier.journal import Journal
+from courier.mails import Mailer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadedGame:
+    config: GameConfig
+    workbook: Workbook
+    snapshot: SheetSnapshot
+    organiser: str
+    fixed_seed: str | None
+
+
+@dataclass
+class Tick:
+    deployment: Deployment
+    journal: Journal
+    inbox: Inbox
+    transport: Transport
+    mailer: Mailer
+    now: datetime
+    games: dict[str, LoadedGame] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
+    publish: bool = True
+
+    def queue(
+        self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str
+    ) -> bool:
+        """Put one composed mail in the outbox (inside the caller's transaction)."""
+        return self.journal.queue(
+            db, key=key, message_id=str(message["Message-ID"]), game=game, kind=kind,
+            recipient=str(message["To"]), raw=message.as_bytes(), created_at=self.now,
+        )
+
+    def problem(self, text: str) -> None:
+        log.error("%s", text)
+        self.problems.append(text)
+
+    def tell_organiser(self, game_id: str | None, organiser: str, problem: str) -> None:
+        """One mail to the organiser per distinct problem, ever (the outbox key dedups it)."""
+        digest = hashlib.sha256(problem.encode()).hexdigest()[:16]
+        message = self.mailer.organiser(game_id, organiser, problem, key=f"organiser/{game_id}/{digest}")
+        with self.journal.transaction() as db:
+            self.queue(db, key=f"organiser/{game_id}/{digest}", message=message, game=game_id, kind="organiser")
+
+
+def rng_for(seed: str, *parts: str) -> random.Random:
+    """The game's randomness for one purpose: a pure function of the secret seed and the phase."""
+    return random.Random("/".join((seed, *parts)))

@@ -1,0 +1,180 @@
+"""Step 4: each journalled message → game and player → text → the ruleset's parse → a receipt.
+
+Orders count only from a player's registered address, never when the receiving server saw a
+DKIM/DMARC failure, and only with the player's secret when one is set. Every reply goes to the
+registered address, so a forger never sees it and the real player learns of the attempt.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+
+from courier import faults
+from courier.compose import is_our_message_id
+from courier.config import Player
+from courier.context import LoadedGame, Tick
+from courier.journal import Input, Journal
+from courier.mailtext import game_tag, plus_tag, read_mail
+from engine.core import Submission
+
+log = logging.getLogger(__name__)
+
+SECRET_LINE = re.compile(r"^\s*(?:secret|password)\s*[:=]\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Letter:
+    """An input reduced to what interpretation needs, whatever its source."""
+
+    sender: str
+    subject: str
+    message_id: str
+    tags: tuple[str, ...]  # game ids named by subject tag or plus-address
+    text: str
+    secret: str | None  # a form's Secret column; mail carries it as a `secret:` line
+    refusal: str | None  # why this mail must not count (auth failure), to tell the real player
+    silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
+
+
+def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
+    for item in tick.journal.pending_inputs():
+        letter = _letter(tick, item)
+        if letter.silent:
+            _settle(tick.journal, item, status="ignored", note=letter.silent)
+            continue
+        _interpret(tick, item, letter, before_deadlines=before_deadlines)
+
+
+def _letter(tick: Tick, item: Input) -> Letter:
+    if item.source == "form":
+        body = json.loads(item.raw)
+        return Letter(body["email"], "", "", (body["game"],), body["orders"], body["secret"] or "", None, None)
+    mail = read_mail(item.raw)
+    silent = mail.automatic
+    if is_our_message_id(mail.message_id, tick.deployment.domain):
+        silent = "our own mail came back"
+    tags = tuple(t for t in [game_tag(mail.subject), *map(plus_tag, mail.recipients)] if t)
+    refusal = f"the receiving server reported {mail.auth_failed}" if mail.auth_failed else None
+    return Letter(mail.sender, mail.subject, mail.message_id, tags, mail.text, None, refusal, silent)
+
+
+def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
+    playing = {gid: g for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)}
+    if not playing and tick.broken or any(tag in tick.broken for tag in letter.tags):
+        return  # maybe a player of a game whose config is broken: keep it until the config is fixed
+    if not playing:
+        # Unregistered or spoofed: moves nothing, and we do not answer strangers (backscatter).
+        _settle(tick.journal, item, status="ignored", note=f"{letter.sender} plays in no game")
+        return
+    game_id, reason = _choose_game(tick, letter, playing)
+    if game_id is None:
+        _refuse(tick, item, letter, next(iter(playing.values())), reason)
+        return
+    loaded = playing[game_id]
+    player = loaded.config.player_by_email(letter.sender)
+    assert player is not None
+    if letter.refusal:
+        _refuse(tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}.")
+        return
+    text, secret_ok = _check_secret(letter, player)
+    if not secret_ok:
+        _refuse(tick, item, letter, loaded, "The message did not carry your secret (a line `secret: …`).")
+        return
+    row = tick.journal.game(game_id)
+    if row is None:
+        _refuse(tick, item, letter, loaded, "The game has not started yet; orders open with the first round.")
+        return
+    if row.finished:
+        _refuse(tick, item, letter, loaded, "The game is over; no more orders are taken.")
+        return
+    if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
+        return  # arrived after this round closed: read it once the round is resolved
+    _accept(tick, item, letter, loaded, player, text)
+
+
+def _choose_game(tick: Tick, letter: Letter, playing: dict[str, LoadedGame]) -> tuple[str | None, str]:
+    for tag in letter.tags:
+        if tag in playing:
+            return tag, ""
+    if letter.tags:
+        return None, f"You are not a player in [{letter.tags[0]}]. Your games: {_names(playing)}."
+    active = [gid for gid in playing if (row := tick.journal.game(gid)) is None or not row.finished]
+    if len(playing) == 1:
+        return next(iter(playing)), ""
+    if len(active) == 1:
+        return active[0], ""
+    return None, f"You play in several games; put the game's tag in the subject, one of {_names(playing)}."
+
+
+def _names(playing: dict[str, LoadedGame]) -> str:
+    return ", ".join(f"[{gid}]" for gid in sorted(playing))
+
+
+def _check_secret(letter: Letter, player: Player) -> tuple[str, bool]:
+    given = letter.secret
+    text = letter.text
+    match = SECRET_LINE.search(text)
+    if match:
+        given = given or match.group(1)
+        text = SECRET_LINE.sub("", text)
+    if not player.secret:
+        return text, True
+    return text, given == player.secret
+
+
+def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str) -> None:
+    config, journal = loaded.config, tick.journal
+    row = journal.game(config.id)
+    assert row is not None
+    ruleset = config.ruleset
+    state = ruleset.from_json(row.state)
+    if player.name not in ruleset.awaiting(state):
+        _refuse(tick, item, letter, loaded, "No orders are needed from you in this phase.")
+        return
+    parsed = ruleset.parse(state, player.name, text)
+    new_state, events = ruleset.immediate(state, parsed)
+    standing_rows = journal.standing(config.id, row.phase_key)
+    earlier = standing_rows.get(player.name)
+    standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else None, parsed)
+    receipt = tick.mailer.receipt(
+        config, player, row=row, state=new_state, parsed=parsed, standing=standing,
+        in_reply_to=letter.message_id or None, key=f"receipt/{item.id}",
+    )
+    with journal.transaction() as db:
+        journal.add_submission(
+            db, game=config.id, phase_key=row.phase_key, player=player.name, input_id=item.id,
+            received_at=item.received_at, text=text, parsed=parsed.to_json(), standing=standing.to_json(),
+        )
+        journal.set_state(db, config.id, ruleset.to_json(new_state))
+        journal.settle_input(db, item.id, status="used", game=config.id, player=player.name,
+                             phase_key=row.phase_key)
+        tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt")
+        for recipient in config.players if events else ():
+            notice = tick.mailer.notice(config, recipient, row=row, events=events,
+                                        key=f"notice/{item.id}/{recipient.name}")
+            if notice is not None:
+                tick.queue(db, key=f"notice/{item.id}/{recipient.name}", message=notice, game=config.id,
+                           kind="notice")
+    log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
+    faults.checkpoint("interpret.committed")
+
+
+def _refuse(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, reason: str) -> None:
+    """Tell the registered player why their mail was not used; the input is settled as ignored."""
+    player = loaded.config.player_by_email(letter.sender)
+    assert player is not None
+    message = tick.mailer.error(loaded.config, player, reason=reason, subject=letter.subject,
+                                in_reply_to=letter.message_id or None, key=f"error/{item.id}")
+    with tick.journal.transaction() as db:
+        Journal.settle_input(db, item.id, status="ignored", game=loaded.config.id, player=player.name,
+                             note=reason)
+        tick.queue(db, key=f"error/{item.id}", message=message, game=loaded.config.id, kind="error")
+
+
+def _settle(journal: Journal, item: Input, *, status: str, note: str) -> None:
+    log.info("input %s %s: %s", item.id, status, note)
+    with journal.transaction() as db:
+        Journal.settle_input(db, item.id, status=status, note=note)

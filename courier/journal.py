@@ -1,0 +1,339 @@
+"""The journal: one SQLite file, the source of truth for everything a tick has seen and done.
+
+Raw input is written here before anything else happens to it; a round's result and every mail it
+causes are committed in one transaction; the outbox is drained from here. The sheet and the mail are
+projections of this file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS inputs (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,                 -- 'mail' or 'form'
+    source_id TEXT NOT NULL UNIQUE,       -- maildir key, imap uid, form row key
+    message_id TEXT NOT NULL,             -- Message-ID (or the form row key): dedup across sources
+    received_at TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored
+    game TEXT, player TEXT, phase_key TEXT, note TEXT
+);
+CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    setup TEXT NOT NULL,                  -- JSON: players and options given to setup()
+    state TEXT NOT NULL,                  -- JSON: the current state, immediates applied
+    phase_key TEXT NOT NULL,
+    opened_at TEXT NOT NULL,
+    deadline TEXT,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL, phase_key TEXT NOT NULL, player TEXT NOT NULL,
+    input_id INTEGER NOT NULL REFERENCES inputs (id),
+    received_at TEXT NOT NULL,
+    text TEXT NOT NULL,
+    parsed TEXT NOT NULL,                 -- JSON Submission as parsed from this message
+    standing TEXT NOT NULL                -- JSON Submission that stands after it
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    game TEXT NOT NULL, phase_key TEXT NOT NULL,
+    resolved_at TEXT NOT NULL,
+    state_before TEXT NOT NULL, submissions TEXT NOT NULL, state_after TEXT NOT NULL,
+    events TEXT NOT NULL,
+    PRIMARY KEY (game, phase_key)         -- a round is resolved at most once, ever
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,             -- what this mail is: queued at most once
+    message_id TEXT NOT NULL,
+    game TEXT, kind TEXT NOT NULL, recipient TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued', -- queued | sent | failed
+    attempts INTEGER NOT NULL DEFAULT 0,
+    sent_at TEXT, error TEXT
+);
+"""
+
+
+@dataclass(frozen=True)
+class Input:
+    id: int
+    source: str
+    source_id: str
+    message_id: str
+    received_at: datetime
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    ruleset: str
+    seed: str
+    setup: dict[str, Any]
+    state: dict[str, Any]
+    phase_key: str
+    opened_at: datetime
+    deadline: datetime | None
+    finished: bool
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    key: str
+    message_id: str
+    game: str | None
+    kind: str
+    recipient: str
+    raw: bytes
+    attempts: int
+
+
+def _ts(dt: datetime) -> str:
+    if dt.tzinfo is None:
+        raise ValueError("the journal stores aware datetimes only")
+    return dt.isoformat()
+
+
+def _dt(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+class Journal:
+    """A thin, typed face over the SQLite file. Every write happens inside ``transaction()``."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            # Created 0600: the journal holds every player's orders and the games' secret seeds.
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- inputs ---------------------------------------------------------------------------------
+
+    def add_input(
+        self, *, source: str, source_id: str, message_id: str, received_at: datetime, raw: bytes
+    ) -> bool:
+        """Journal one raw input. False when already journalled (same source id or Message-ID)."""
+        with self.transaction() as db:
+            seen = db.execute(
+                "SELECT 1 FROM inputs WHERE source_id = ? OR (message_id != '' AND message_id = ?)",
+                (source_id, message_id),
+            ).fetchone()
+            if seen:
+                return False
+            db.execute(
+                "INSERT INTO inputs (source, source_id, message_id, received_at, raw) VALUES (?,?,?,?,?)",
+                (source, source_id, message_id, _ts(received_at), raw),
+            )
+            return True
+
+    def pending_inputs(self) -> list[Input]:
+        rows = self.db.execute(
+            "SELECT id, source, source_id, message_id, received_at, raw FROM inputs"
+            " WHERE status = 'new' ORDER BY received_at, id"
+        ).fetchall()
+        return [Input(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), bytes(r[5])) for r in rows]
+
+    def input_raw(self, input_id: int) -> bytes:
+        return bytes(self.db.execute("SELECT raw FROM inputs WHERE id = ?", (input_id,)).fetchone()[0])
+
+    @staticmethod
+    def settle_input(
+        db: sqlite3.Connection, input_id: int, *, status: str, game: str | None = None,
+        player: str | None = None, phase_key: str | None = None, note: str = "",
+    ) -> None:
+        db.execute(
+            "UPDATE inputs SET status = ?, game = ?, player = ?, phase_key = ?, note = ? WHERE id = ?",
+            (status, game, player, phase_key, note, input_id),
+        )
+
+    # --- games ----------------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        row = self.db.execute(
+            "SELECT id, ruleset, seed, setup, state, phase_key, opened_at, deadline, finished"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        opened = _dt(row[6])
+        assert opened is not None
+        return GameRow(
+            row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], opened,
+            _dt(row[7]), bool(row[8]),
+        )
+
+    def games(self) -> list[GameRow]:
+        ids = [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id")]
+        return [g for g in map(self.game, ids) if g is not None]
+
+    @staticmethod
+    def create_game(db: sqlite3.Connection, game: GameRow) -> None:
+        db.execute(
+            "INSERT INTO games (id, ruleset, seed, setup, state, phase_key, opened_at, deadline, finished)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                game.id, game.ruleset, game.seed, json.dumps(game.setup), json.dumps(game.state),
+                game.phase_key, _ts(game.opened_at), game.deadline and _ts(game.deadline),
+                int(game.finished),
+            ),
+        )
+
+    @staticmethod
+    def update_game(
+        db: sqlite3.Connection, game_id: str, *, state: dict[str, Any], phase_key: str,
+        opened_at: datetime, deadline: datetime | None, finished: bool,
+    ) -> None:
+        db.execute(
+            "UPDATE games SET state = ?, phase_key = ?, opened_at = ?, deadline = ?, finished = ?"
+            " WHERE id = ?",
+            (json.dumps(state), phase_key, _ts(opened_at), deadline and _ts(deadline), int(finished), game_id),
+        )
+
+    @staticmethod
+    def set_state(db: sqlite3.Connection, game_id: str, state: dict[str, Any]) -> None:
+        db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+
+    # --- submissions ----------------------------------------------------------------------------
+
+    @staticmethod
+    def add_submission(
+        db: sqlite3.Connection, *, game: str, phase_key: str, player: str, input_id: int,
+        received_at: datetime, text: str, parsed: dict[str, Any], standing: dict[str, Any],
+    ) -> None:
+        db.execute(
+            "INSERT INTO submissions (game, phase_key, player, input_id, received_at, text, parsed, standing)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (game, phase_key, player, input_id, _ts(received_at), text, json.dumps(parsed), json.dumps(standing)),
+        )
+
+    def standing(self, game: str, phase_key: str) -> dict[str, tuple[dict[str, Any], datetime]]:
+        """The submission that stands for each player who wrote in this phase, with its time."""
+        rows = self.db.execute(
+            "SELECT player, standing, received_at FROM submissions WHERE game = ? AND phase_key = ?"
+            " ORDER BY id",
+            (game, phase_key),
+        ).fetchall()
+        return {r[0]: (json.loads(r[1]), datetime.fromisoformat(r[2])) for r in rows}
+
+    def submissions(self, game: str, phase_key: str) -> list[tuple[str, dict[str, Any]]]:
+        """Every parsed submission of a phase in the order received: what replay re-applies."""
+        rows = self.db.execute(
+            "SELECT player, parsed FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id",
+            (game, phase_key),
+        ).fetchall()
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+    # --- rounds ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def record_round(
+        db: sqlite3.Connection, *, game: str, phase_key: str, resolved_at: datetime,
+        state_before: dict[str, Any], submissions: dict[str, Any], state_after: dict[str, Any],
+        events: list[dict[str, Any]],
+    ) -> bool:
+        """Claim and record a round. False (and nothing written) if it was resolved before."""
+        cursor = db.execute(
+            "INSERT OR IGNORE INTO rounds (game, phase_key, resolved_at, state_before, submissions,"
+            " state_after, events) VALUES (?,?,?,?,?,?,?)",
+            (
+                game, phase_key, _ts(resolved_at), json.dumps(state_before), json.dumps(submissions),
+                json.dumps(state_after), json.dumps(events),
+            ),
+        )
+        return cursor.rowcount == 1
+
+    def rounds(self, game: str) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT phase_key, resolved_at, state_before, submissions, state_after, events FROM rounds"
+            " WHERE game = ? ORDER BY rowid",
+            (game,),
+        ).fetchall()
+        keys = ("phase_key", "resolved_at", "state_before", "submissions", "state_after", "events")
+        return [
+            {k: (json.loads(v) if k not in ("phase_key", "resolved_at") else v) for k, v in zip(keys, r)}
+            for r in rows
+        ]
+
+    # --- outbox ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def queue(
+        db: sqlite3.Connection, *, key: str, message_id: str, game: str | None, kind: str,
+        recipient: str, raw: bytes, created_at: datetime,
+    ) -> bool:
+        """Queue one mail unless a mail with this key was ever queued. True if queued now."""
+        cursor = db.execute(
+            "INSERT OR IGNORE INTO outbox (key, message_id, game, kind, recipient, raw, created_at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (key, message_id, game, kind, recipient, raw, _ts(created_at)),
+        )
+        return cursor.rowcount == 1
+
+    def queued(self) -> list[OutboxRow]:
+        rows = self.db.execute(
+            "SELECT id, key, message_id, game, kind, recipient, raw, attempts FROM outbox"
+            " WHERE status = 'queued' ORDER BY id"
+        ).fetchall()
+        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), r[7]) for r in rows]
+
+    def mark_sent(self, row_id: int, at: datetime) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?", (_ts(at), row_id))
+
+    def mark_attempt(self, row_id: int, error: str, *, failed: bool) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ? WHERE id = ?",
+                (error, "failed" if failed else "queued", row_id),
+            )
+
+    def outbox_counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status").fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    # --- meta -----------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -1,0 +1,63 @@
+"""Step 7: the public ledger, projected from the journal onto the game's sheet.
+
+The sheet is rewritten only when the projection changed, so a quiet tick costs no write. It holds
+public facts only: standings, who has sent orders (never what), and each round's public results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from courier.context import LoadedGame, Tick
+from courier.journal import GameRow
+from engine.core import Ruleset
+
+
+def publish_game(tick: Tick, loaded: LoadedGame) -> None:
+    row = tick.journal.game(loaded.config.id)
+    if row is None:
+        return
+    ledger = ledger_table(tick, loaded, row)
+    history = history_table(tick, loaded.config.ruleset, row.id)
+    digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
+    if tick.journal.meta(f"published/{row.id}") == digest:
+        return
+    loaded.workbook.write_public(ledger=ledger, history=history)
+    tick.journal.set_meta(f"published/{row.id}", digest)
+
+
+def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]]:
+    ruleset = loaded.config.ruleset
+    state = ruleset.from_json(row.state)
+    phase = ruleset.phase(state)
+    rows = ruleset.ledger(state)
+    written = tick.journal.standing(row.id, row.phase_key).keys()
+    awaited = ruleset.awaiting(state)
+    headers = list(rows[0]) if rows else ["Player"]
+    table: list[list[Any]] = [
+        ["Game", row.id, "Phase", phase.label,
+         "Deadline", loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"],
+        headers + ["Orders in"],
+    ]
+    for entry in rows:
+        name = entry.get("Player", "")
+        status = "yes" if name in written else ("no" if name in awaited else "—")
+        table.append([_cell(entry.get(h)) for h in headers] + [status])
+    return table
+
+
+def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:
+    """One row per player per resolved round: that round's public standings."""
+    table: list[list[Any]] = []
+    for record in tick.journal.rounds(game_id):
+        rows = ruleset.ledger(ruleset.from_json(record["state_after"]))
+        if not table:
+            table.append(["Round", *(rows[0] if rows else [])])
+        table.extend([record["phase_key"], *(_cell(v) for v in entry.values())] for entry in rows)
+    return table or [["Round"]]
+
+
+def _cell(value: Any) -> Any:
+    return "" if value is None else value

@@ -1,0 +1,25 @@
+"""Step 6: remind players who have not written, once per reminder window per deadline."""
+
+from __future__ import annotations
+
+from courier.context import LoadedGame, Tick
+
+
+def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
+    row = tick.journal.game(loaded.config.id)
+    if row is None or row.finished or row.deadline is None:
+        return
+    due = loaded.config.schedule.reminders_due(row.deadline, tick.now)
+    if not due:
+        return
+    window = min(due)  # after an outage only the latest window's reminder is worth sending
+    ruleset = loaded.config.ruleset
+    state = ruleset.from_json(row.state)
+    silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
+    with tick.journal.transaction() as db:
+        for player in loaded.config.players:
+            if player.name not in silent:
+                continue
+            key = f"{row.id}/{row.phase_key}/reminder/{int(window.total_seconds())}/{player.name}"
+            message = tick.mailer.reminder(loaded.config, player, row=row, state=state, key=key)
+            tick.queue(db, key=key, message=message, game=row.id, kind="reminder")

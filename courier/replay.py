@@ -1,0 +1,89 @@
+"""``courier replay``: re-run a game from its journal and check every round reproduces exactly.
+
+Replay starts from the recorded setup and secret seed, re-parses every message's text at the state
+it met, re-applies what took effect on receipt, re-computes the defaults and resolves again. Any
+difference means the engine is not a pure function of the journal, which is a bug.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from courier.context import rng_for
+from courier.journal import GameRow, Journal
+from engine import find_ruleset
+from engine.core import Submission, event_to_json
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    phase_key: str
+    what: str
+
+
+def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
+    """Returns the number of rounds checked and every mismatch found."""
+    row = journal.game(game_id)
+    if row is None:
+        raise KeyError(f"no game {game_id!r} in the journal")
+    ruleset = find_ruleset(row.ruleset)
+    names, options = row.setup["players"], row.setup["options"]
+    state = ruleset.setup(names, options, rng_for(row.seed, "setup"))
+    problems: list[Mismatch] = []
+    rounds = journal.rounds(game_id)
+    for record in rounds:
+        key = record["phase_key"]
+        state = _receive(ruleset, state, journal.submissions(game_id, key), problems, key, journal, game_id)
+        _same(problems, key, "state before resolution", ruleset.to_json(state), record["state_before"])
+        submissions = {p: Submission.from_json(s) for p, s in record["submissions"].items()}
+        for player, recorded in _defaults(journal, game_id, key, submissions):
+            again = ruleset.default(state, player, rng_for(row.seed, key, "default", player))
+            _same(problems, key, f"default for {player}", again.to_json(), recorded.to_json())
+        resolution = ruleset.resolve(state, submissions, rng_for(row.seed, key, "resolve"))
+        _same(problems, key, "events", [event_to_json(e) for e in resolution.events], record["events"])
+        _same(problems, key, "state after", ruleset.to_json(resolution.state), record["state_after"])
+        state = ruleset.from_json(record["state_after"])
+    _check_current(ruleset, state, row, journal, problems)
+    return len(rounds), problems
+
+
+def _receive(ruleset: Any, state: Any, parsed: list[tuple[str, dict[str, Any]]], problems: list[Mismatch],
+             key: str, journal: Journal, game_id: str) -> Any:
+    texts = _texts(journal, game_id, key)
+    for (player, recorded), text in zip(parsed, texts, strict=True):
+        again = ruleset.parse(state, player, text)
+        _same(problems, key, f"parse of {player}'s message", again.to_json(), recorded)
+        state, _ = ruleset.immediate(state, again)
+    return state
+
+
+def _texts(journal: Journal, game_id: str, key: str) -> list[str]:
+    rows = journal.db.execute(
+        "SELECT text FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id", (game_id, key)
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _defaults(journal: Journal, game_id: str, key: str,
+              submissions: dict[str, Submission]) -> Iterator[tuple[str, Submission]]:
+    wrote = journal.standing(game_id, key).keys()
+    for player, submission in submissions.items():
+        if player not in wrote:
+            yield player, submission
+
+
+def _check_current(ruleset: Any, state: Any, row: GameRow, journal: Journal, problems: list[Mismatch]) -> None:
+    """The open round: replaying its messages must give the state the journal holds now."""
+    if row.finished:
+        return
+    state = _receive(ruleset, state, journal.submissions(row.id, row.phase_key), problems, row.phase_key,
+                     journal, row.id)
+    _same(problems, row.phase_key, "current state", ruleset.to_json(state), row.state)
+
+
+def _same(problems: list[Mismatch], key: str, what: str, got: Any, recorded: Any) -> None:
+    if json.dumps(got, sort_keys=True) != json.dumps(recorded, sort_keys=True):
+        problems.append(Mismatch(key, f"{what} differs from the journal"))

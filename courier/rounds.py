@@ -1,0 +1,92 @@
+"""Step 5: resolve every round whose deadline passed (or that everyone has answered, when early
+resolution is on). Claim, defaults, resolve, then the round and all its mail in one transaction:
+a round is resolved at most once, ever, and never without its reports."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from courier import faults
+from courier.context import LoadedGame, Tick, rng_for
+from courier.journal import GameRow
+from engine.core import Submission, event_to_json
+
+log = logging.getLogger(__name__)
+
+
+def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
+    """Resolve rounds one after another while one is due: a tick after a long outage catches up."""
+    while (row := tick.journal.game(loaded.config.id)) is not None and not row.finished:
+        at = _due_at(tick, loaded, row)
+        if at is None:
+            return
+        resolve_round(tick, loaded, row, at=at)
+
+
+def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
+    """When the round closes: its deadline if passed, now if everyone answered early, else None."""
+    if row.deadline is not None and tick.now >= row.deadline:
+        return row.deadline
+    schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
+    if not schedule.early_resolution:
+        return None
+    awaited = ruleset.awaiting(ruleset.from_json(row.state))
+    standing = tick.journal.standing(row.id, row.phase_key)
+    if not awaited or not awaited <= standing.keys():
+        return None
+    last = max(received for _, received in standing.values())
+    return tick.now if schedule.early_due(last, tick.now) else None
+
+
+def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str, Submission]:
+    """Each awaited player's standing orders, or the ruleset's default for the silent."""
+    ruleset = loaded.config.ruleset
+    state = ruleset.from_json(row.state)
+    standing = tick.journal.standing(row.id, row.phase_key)
+    submissions: dict[str, Submission] = {}
+    for player in sorted(ruleset.awaiting(state)):
+        if player in standing:
+            submissions[player] = Submission.from_json(standing[player][0])
+        else:
+            submissions[player] = ruleset.default(state, player, rng_for(row.seed, row.phase_key, "default", player))
+    return submissions
+
+
+def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime) -> None:
+    config = loaded.config
+    ruleset = config.ruleset
+    state = ruleset.from_json(row.state)
+    submissions = final_submissions(tick, loaded, row)
+    resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
+    outcome = ruleset.outcome(resolution.state)
+    next_phase = ruleset.phase(resolution.state)
+    deadline = None if outcome else config.schedule.next_deadline(at)
+    new_row = GameRow(
+        id=row.id, ruleset=row.ruleset, seed=row.seed, setup=row.setup,
+        state=ruleset.to_json(resolution.state), phase_key=next_phase.key, opened_at=at,
+        deadline=deadline, finished=outcome is not None,
+    )
+    mails = [
+        (player, tick.mailer.report(config, player, before=row, after=new_row, state=resolution.state,
+                                    events=resolution.events, submissions=submissions, outcome=outcome,
+                                    key=f"{row.id}/{row.phase_key}/report/{player.name}"))
+        for player in config.players
+    ]
+    with tick.journal.transaction() as db:
+        claimed = tick.journal.record_round(
+            db, game=row.id, phase_key=row.phase_key, resolved_at=at, state_before=row.state,
+            submissions={p: s.to_json() for p, s in submissions.items()}, state_after=new_row.state,
+            events=[event_to_json(e) for e in resolution.events],
+        )
+        if not claimed:  # resolved before (impossible unless two journals diverged): change nothing
+            log.error("%s %s was already resolved; not resolving it again", row.id, row.phase_key)
+            return
+        tick.journal.update_game(db, row.id, state=new_row.state, phase_key=new_row.phase_key,
+                                 opened_at=at, deadline=deadline, finished=new_row.finished)
+        for player, message in mails:
+            kind = "game_over" if outcome else "report"
+            tick.queue(db, key=f"{row.id}/{row.phase_key}/report/{player.name}", message=message,
+                       game=row.id, kind=kind)
+    log.info("%s: resolved %s%s", row.id, row.phase_key, " (game over)" if outcome else "")
+    faults.checkpoint("resolve.committed")

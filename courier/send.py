@@ -1,0 +1,47 @@
+"""Step 8: drain the outbox. A row is marked sent only after the transport took it, so a crash
+between the two sends that mail once more, never zero times; its fixed Message-ID lets mail
+clients and the files transport recognise the repeat."""
+
+from __future__ import annotations
+
+import logging
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from typing import cast
+
+from courier import faults
+from courier.backends.base import PermanentError, RateLimited, TransientError
+from courier.context import Tick
+
+log = logging.getLogger(__name__)
+
+
+def drain_outbox(tick: Tick) -> None:
+    for row in tick.journal.queued():
+        message = cast(EmailMessage, message_from_bytes(row.raw, policy=default_policy))
+        faults.checkpoint("send.before")
+        try:
+            tick.transport.send(message)
+        except RateLimited as e:
+            log.warning("the mail server asks us to slow down (%s); the rest waits for the next tick", e)
+            return
+        except TransientError as e:
+            tick.journal.mark_attempt(row.id, str(e), failed=False)
+            tick.problem(f"sending {row.key} to {row.recipient} failed for now: {e}")
+            continue
+        except PermanentError as e:
+            tick.journal.mark_attempt(row.id, str(e), failed=True)
+            tick.problem(f"sending {row.key} to {row.recipient} failed for good: {e}")
+            if row.kind != "organiser":
+                _tell_organiser_of_bounce(tick, row.game, row.recipient, str(e))
+            continue
+        faults.checkpoint("send.sent")
+        tick.journal.mark_sent(row.id, tick.now)
+        faults.checkpoint("send.marked")
+
+
+def _tell_organiser_of_bounce(tick: Tick, game_id: str | None, recipient: str, error: str) -> None:
+    loaded = tick.games.get(game_id or "")
+    organiser = loaded.organiser if loaded else tick.deployment.organiser
+    tick.tell_organiser(game_id, organiser, f"Mail to {recipient} cannot be delivered: {error}")

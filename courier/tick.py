@@ -1,0 +1,186 @@
+"""One tick, as design.md lays it out: lock, config, ingest, interpret, resolve, remind, publish,
+send. Each step is a short function over a ``Tick``; one broken game never stops the others."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import logging
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from email import message_from_bytes
+from email.policy import default as default_policy
+from pathlib import Path
+
+from courier import faults
+from courier.backends.base import BackendError, Inbox, Transport
+from courier.backends.factory import open_inbox, open_transport, open_workbook
+from courier.config import ConfigError, Deployment, GameSource, game_config
+from courier.context import LoadedGame, Tick, rng_for
+from courier.interpret import interpret_inputs
+from courier.journal import GameRow, Journal
+from courier.mails import Mailer
+from courier.publish import publish_game
+from courier.remind import send_reminders
+from courier.rounds import resolve_due
+from courier.send import drain_outbox
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def run_lock(path: Path) -> Iterator[bool]:
+    """An flock on a file in the state dir: True if this tick holds it, False if another does."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run_tick(
+    deployment: Deployment, *, now: datetime, inbox: Inbox | None = None,
+    transport: Transport | None = None, send: bool = True, publish: bool = True,
+) -> list[str]:
+    """Run one tick. Returns the problems met (empty when all went well)."""
+    with run_lock(deployment.lock_path) as held:
+        if not held:
+            log.info("another tick holds the lock; nothing to do")
+            return []
+        journal = Journal(deployment.journal_path)
+        inbox = inbox or open_inbox(deployment.inbox)
+        transport = transport or open_transport(deployment.outbox)
+        mailer = Mailer(deployment, now=now)
+        tick = Tick(deployment, journal, inbox, transport, mailer, now, publish=publish)
+        try:
+            _steps(tick, send=send)
+        finally:
+            inbox.close()
+            transport.close()
+            journal.close()
+        return tick.problems
+
+
+def _steps(tick: Tick, *, send: bool) -> None:
+    load_games(tick)
+    ingest_mail(tick)
+    ingest_forms(tick)
+    start_games(tick)
+    interpret_inputs(tick, before_deadlines=True)
+    for game_id, loaded in tick.games.items():
+        _each_game(tick, game_id, lambda: resolve_due(tick, loaded))
+    interpret_inputs(tick, before_deadlines=False)
+    for game_id, loaded in tick.games.items():
+        _each_game(tick, game_id, lambda: send_reminders(tick, loaded))
+        if tick.publish:
+            _each_game(tick, game_id, lambda: publish_game(tick, loaded))
+    if send:
+        drain_outbox(tick)
+
+
+def _each_game(tick: Tick, game_id: str, step: object) -> None:
+    try:
+        step()  # type: ignore[operator]
+    except (BackendError, ConfigError) as e:
+        tick.problem(f"game {game_id}: {e}")
+
+
+# --- config ---------------------------------------------------------------------------------------
+
+
+def load_games(tick: Tick) -> None:
+    for source in tick.deployment.games:
+        try:
+            tick.games[source.id] = _load_game(source)
+        except (ConfigError, BackendError) as e:
+            tick.broken.add(source.id)
+            tick.problem(str(e))
+            tick.tell_organiser(source.id, source.organiser, str(e))
+
+
+def _load_game(source: GameSource) -> LoadedGame:
+    workbook = open_workbook(source.workbook, timezone="UTC")
+    snapshot = workbook.read()
+    zone = snapshot.config.get("timezone", "UTC").strip() or "UTC"
+    if zone != "UTC":  # form timestamps are local to the sheet: read them in its zone
+        workbook = open_workbook(source.workbook, timezone=zone)
+        snapshot = workbook.read()
+    config = game_config(source, snapshot)
+    return LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
+
+
+# --- ingest: raw first, then mark ------------------------------------------------------------------
+
+
+def ingest_mail(tick: Tick) -> None:
+    try:
+        messages = tick.inbox.fetch_new()
+    except BackendError as e:
+        tick.problem(f"inbox: {e}")
+        return
+    for message in messages:
+        headers = message_from_bytes(message.raw, policy=default_policy)
+        message_id = str(headers.get("Message-ID", "") or "").strip()
+        tick.journal.add_input(
+            source="mail", source_id=message.source_id, message_id=message_id,
+            received_at=message.received_at or tick.now, raw=message.raw,
+        )
+        faults.checkpoint("ingest.journalled")
+        tick.inbox.mark_processed(message.source_id)
+        faults.checkpoint("ingest.marked")
+
+
+def ingest_forms(tick: Tick) -> None:
+    """Form rows have no id and may be sorted by hand: key them on time, address and content."""
+    for game_id, loaded in tick.games.items():
+        for response in loaded.snapshot.responses:
+            body = {
+                "game": response.game.strip() or game_id, "email": response.email.strip().lower(),
+                "orders": response.orders, "secret": response.secret,
+                "timestamp": response.timestamp.isoformat(),
+            }
+            digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
+            key = f"form:{game_id}:{response.timestamp.isoformat()}:{body['email']}:{digest}"
+            tick.journal.add_input(
+                source="form", source_id=key, message_id=key, received_at=response.timestamp,
+                raw=json.dumps(body).encode(),
+            )
+
+
+# --- game start -----------------------------------------------------------------------------------
+
+
+def start_games(tick: Tick) -> None:
+    for game_id, loaded in tick.games.items():
+        if tick.journal.game(game_id) is not None:
+            continue
+        config = loaded.config
+        opened_at = config.schedule.first_opening(tick.now)
+        if opened_at > tick.now:
+            continue
+        seed = loaded.fixed_seed or secrets.token_hex(16)
+        names = [p.name for p in config.players]
+        state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))
+        row = GameRow(
+            id=game_id, ruleset=config.ruleset.name, seed=seed,
+            setup={"players": names, "options": config.options},
+            state=config.ruleset.to_json(state), phase_key=config.ruleset.phase(state).key,
+            opened_at=opened_at, deadline=config.schedule.next_deadline(opened_at), finished=False,
+        )
+        with tick.journal.transaction() as db:
+            tick.journal.create_game(db, row)
+            for player in config.players:
+                message = tick.mailer.welcome(config, player, state, row, seed)
+                tick.queue(db, key=f"{game_id}/welcome/{player.name}", message=message, game=game_id,
+                           kind="welcome")
+        log.info("game %s started, first deadline %s", game_id, row.deadline)
+        faults.checkpoint("start.committed")

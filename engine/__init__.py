@@ -1,0 +1,30 @@
+"""Courier's rules engine: pure game logic behind one contract (see ``engine.core``)."""
+
+from __future__ import annotations
+
+from engine.core import Event, LineError, Outcome, Phase, Resolution, Ruleset, Submission
+from engine.truce import TRUCE
+
+__all__ = [
+    "RULESETS",
+    "Event",
+    "LineError",
+    "Outcome",
+    "Phase",
+    "Resolution",
+    "Ruleset",
+    "Submission",
+    "find_ruleset",
+]
+
+# The explicit table of games: a new game is one line here.
+RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE,)}
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name`` (case-insensitive), or ``KeyError`` naming the known ones."""
+    try:
+        return RULESETS[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(sorted(RULESETS))
+        raise KeyError(f"unknown game {name!r}; known games: {known}") from None

@@ -1,0 +1,215 @@
+"""The Ruleset contract every game implements, and the value types it shares.
+
+The engine is sans-I/O in the way h11 is: a pure function of its inputs. The shell (``courier``)
+feeds it player text and a seeded ``random.Random``, and gets back new states and events. Nothing
+here reads a clock, a file, the environment or the module-level ``random`` functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import random
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+__all__ = [
+    "Event",
+    "LineError",
+    "Outcome",
+    "Phase",
+    "Resolution",
+    "Ruleset",
+    "Submission",
+    "event_to_json",
+    "fold",
+    "match_name",
+    "visible_to",
+]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Something that happened. Subclasses are past-tense (``AttackSucceeded``).
+
+    ``audience`` is ``None`` for a public event, else the players who may see it. Templates are
+    named after the event class.
+    """
+
+    audience: frozenset[str] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.audience is None
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+
+def visible_to(events: Iterable[Event], player: str | None) -> list[Event]:
+    """Events one player may see; ``player=None`` means the public (the sheet)."""
+    return [e for e in events if e.audience is None or (player is not None and player in e.audience)]
+
+
+def event_to_json(event: Event) -> JSON:
+    data = {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return {"event": event.name, **data}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (frozenset, set)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A player's mistake on one line: quotes the line, says why, offers the likely reading."""
+
+    line: str
+    reason: str
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        hint = f" Did you mean “{self.suggestion}”?" if self.suggestion else ""
+        return f"“{self.line}”: {self.reason}.{hint}"
+
+    def to_json(self) -> JSON:
+        return {"line": self.line, "reason": self.reason, "suggestion": self.suggestion}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LineError:
+        return cls(data["line"], data["reason"], data.get("suggestion"))
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What one player's message said, as understood.
+
+    ``orders`` are canonical order lines (each parses back to itself). ``errors`` are the lines
+    that were not understood or not legal; ``notes`` are remarks for the receipt (“the last action
+    line wins”). A submission with no orders and only errors still counts as having written.
+    """
+
+    player: str
+    orders: tuple[str, ...] = ()
+    errors: tuple[LineError, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {
+            "player": self.player,
+            "orders": list(self.orders),
+            "errors": [e.to_json() for e in self.errors],
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Submission:
+        return cls(
+            player=data["player"],
+            orders=tuple(data.get("orders", ())),
+            errors=tuple(LineError.from_json(e) for e in data.get("errors", ())),
+            notes=tuple(data.get("notes", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Where a game stands. ``key`` is unique within a game and names the round in the journal."""
+
+    key: str
+    kind: str
+    number: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    state: Any
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ranking: tuple[tuple[str, ...], ...]  # best first; players sharing a place share a tuple
+    winners: tuple[str, ...]
+    reason: str
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """The contract between a game and the shell. See design.md, "The engine contract"."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> Any: ...
+
+    def phase(self, state: Any) -> Phase: ...
+
+    def awaiting(self, state: Any) -> frozenset[str]: ...
+
+    def parse(self, state: Any, player: str, text: str) -> Submission: ...
+
+    def immediate(self, state: Any, submission: Submission) -> tuple[Any, tuple[Event, ...]]: ...
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission: ...
+
+    def default(self, state: Any, player: str, rng: random.Random) -> Submission: ...
+
+    def resolve(self, state: Any, submissions: Mapping[str, Submission], rng: random.Random) -> Resolution: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def ledger(self, state: Any) -> list[dict[str, Any]]: ...
+
+    def order_template(self, state: Any, player: str) -> str: ...
+
+    def to_json(self, state: Any) -> JSON: ...
+
+    def from_json(self, data: Mapping[str, Any]) -> Any: ...
+
+    def resolve_json(self, request: Mapping[str, Any]) -> JSON: ...
+
+
+# --- names as players type them -------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form of a name: ``Émile`` and ``emile`` fold alike."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def match_name(word: str, names: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """Find the one name meant by ``word``.
+
+    ``names`` maps every accepted spelling (names and nicknames) to the canonical name. Returns
+    ``(name, None)`` on an exact or unique-prefix match, else ``(None, suggestion)`` where the
+    suggestion is the closest canonical name, if any is close.
+    """
+    folded = {fold(k): v for k, v in names.items()}
+    key = fold(word)
+    if key in folded:
+        return folded[key], None
+    by_prefix = {v for k, v in folded.items() if key and k.startswith(key)}
+    if len(by_prefix) == 1:
+        return by_prefix.pop(), None
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.6)
+    if close:
+        return None, folded[close[0]]
+    if by_prefix:
+        return None, sorted(by_prefix)[0]
+    return None, None

@@ -1,0 +1,100 @@
+"""The Truce ruleset: the engine contract (``engine.core.Ruleset``) over the private modules."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.truce._gifts import apply_gifts
+from engine.truce._json import resolve_request
+from engine.truce._outcome import decide, ledger_rows, order_form
+from engine.truce._parse import parse_orders
+from engine.truce._resolve import resolve_round
+from engine.truce._state import JSON, Player, TruceState, state_from_json, state_to_json
+
+
+class Truce:
+    name: ClassVar[str] = "truce"
+    title: ClassVar[str] = "Truce"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TruceState:
+        if len(set(players)) != len(players) or len(players) < 2:
+            raise ValueError(f"Truce needs at least 2 players with distinct names, got {list(players)}")
+        rounds = int(options.get("rounds", 10))
+        stash = int(options.get("initial_stash", 1))
+        if rounds < 1 or stash < 0:
+            raise ValueError(f"Truce needs rounds ≥ 1 and initial_stash ≥ 0, got {rounds} and {stash}")
+        nicknames = options.get("nicknames", {})
+        unknown = sorted(set(nicknames) - set(players))
+        if unknown:
+            raise ValueError(f"nicknames given for players not in the game: {', '.join(unknown)}")
+        return TruceState(
+            players=tuple(Player(name) for name in players),
+            stash=stash,
+            round=1,
+            rounds=rounds,
+            nicknames=tuple((name, tuple(nicknames[name])) for name in players if name in nicknames),
+        )
+
+    def phase(self, state: TruceState) -> Phase:
+        if state.finished:
+            return Phase(key="finished", kind="finished", number=state.rounds, label="Finished")
+        n = state.round
+        return Phase(key=f"round-{n}", kind="action", number=n, label=f"Round {n} of {state.rounds}")
+
+    def awaiting(self, state: TruceState) -> frozenset[str]:
+        return frozenset() if state.finished else frozenset(state.names)
+
+    def parse(self, state: TruceState, player: str, text: str) -> Submission:
+        return parse_orders(state, player, text)
+
+    def immediate(self, state: TruceState, submission: Submission) -> tuple[TruceState, tuple[Event, ...]]:
+        """Gifts take effect on receipt: from the giver's Supply into the receiver's Spoils."""
+        return apply_gifts(state, submission)
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """The action that stands: ``later``'s if it has one, else ``earlier``'s. Gifts were
+        applied on receipt, so no gift line stands."""
+        actions = [line for line in later.orders if not _is_gift(line)]
+        notes = later.notes
+        if not actions and earlier is not None:
+            actions = [line for line in earlier.orders if not _is_gift(line)]
+            if actions:
+                notes = (*notes, f"Your earlier action still stands: “{actions[-1]}”.")
+        return dataclasses.replace(later, orders=tuple(actions[-1:]), notes=notes)
+
+    def default(self, state: TruceState, player: str, rng: random.Random) -> Submission:
+        return Submission(player, ("pass",), notes=("No orders came this round, so you pass.",))
+
+    def resolve(
+        self, state: TruceState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        if state.finished:
+            raise ValueError("the game is over; there is no round to resolve")
+        after, events = resolve_round(state, submissions)
+        return Resolution(after, tuple(events))
+
+    def outcome(self, state: TruceState) -> Outcome | None:
+        return decide(state) if state.finished else None
+
+    def ledger(self, state: TruceState) -> list[dict[str, Any]]:
+        return ledger_rows(state)
+
+    def order_template(self, state: TruceState, player: str) -> str:
+        return order_form(state, player)
+
+    def to_json(self, state: TruceState) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> TruceState:
+        return state_from_json(data)
+
+    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
+        return resolve_request(request)
+
+
+def _is_gift(line: str) -> bool:
+    return line.split(maxsplit=1)[:1] == ["gift"]

@@ -1,0 +1,116 @@
+"""Shared fixtures: a Courier deployment on local files, and a way to play it by mail."""
+
+from __future__ import annotations
+
+import email
+from collections.abc import Callable
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from courier.backends.maildir import deliver
+from courier.backends.workbook import write_config
+from courier.config import Deployment, load_deployment
+from courier.journal import Journal
+from courier.tick import run_tick
+
+LONDON = ZoneInfo("Europe/London")
+PLAYERS = ["Agatha", "Barney", "Celeste", "Darcy"]
+
+
+def address(name: str) -> str:
+    return f"{name.lower()}@players.test"
+
+
+DEPLOYMENT = """\
+state_dir = "state"
+domain = "courier.test"
+from = "Courier <courier@courier.test>"
+reply_to = "orders@courier.test"
+organiser = "organiser@courier.test"
+
+[inbox]
+type = "maildir"
+path = "mail/inbox"
+
+[outbox]
+type = "files"
+path = "mail/sent"
+
+[[game]]
+id = "truce-1"
+workbook = "truce-1.xlsx"
+seed = "test seed"
+"""
+
+BASE_CONFIG = {
+    "game": "truce", "rounds": "3", "timezone": "Europe/London", "start": "2026-12-01 08:00",
+    "deadlines": "20:00", "reminders": "12h, 1h",
+}
+
+
+class Table:
+    """A deployment in a temporary folder, driven like cron drives it."""
+
+    def __init__(self, root: Path, config: dict[str, str], players: list[dict[str, str]]) -> None:
+        self.root = root
+        (root / "courier.toml").write_text(DEPLOYMENT, encoding="utf-8")
+        write_config(root / "truce-1.xlsx", config, players)
+        self.deployment: Deployment = load_deployment(root / "courier.toml")
+        self.count = 0
+
+    def mail(self, sender: str, body: str, *, subject: str = "[truce-1] orders", headers: dict[str, str] | None = None,
+             sender_name: str = "") -> str:
+        self.count += 1
+        message = EmailMessage()
+        message["From"] = f"{sender_name} <{sender}>" if sender_name else sender
+        message["To"] = "orders@courier.test"
+        message["Subject"] = subject
+        message["Message-ID"] = f"<m{self.count}@players.test>"
+        for key, value in (headers or {}).items():
+            message[key] = value
+        message.set_content(body)
+        deliver(self.root / "mail" / "inbox", message.as_bytes())
+        return str(message["Message-ID"])
+
+    def order(self, name: str, body: str, **kw: str) -> str:
+        return self.mail(address(name), body, **kw)
+
+    def tick(self, when: datetime) -> list[str]:
+        return run_tick(self.deployment, now=when)
+
+    def sent(self, name: str | None = None) -> list[EmailMessage]:
+        """Mail delivered so far, to one player (by name or address) or to everybody, oldest first."""
+        base = self.root / "mail" / "sent"
+        if not base.exists():
+            return []
+        folders = [base / (address(name) if name and "@" not in name else name)] if name else list(base.iterdir())
+        files = sorted((f for d in folders if d.exists() for f in d.glob("*.eml")), key=lambda p: (p.stat().st_mtime_ns, p.name))
+        return [email.message_from_bytes(f.read_bytes(), policy=default_policy) for f in files]  # type: ignore[misc]
+
+    def journal(self) -> Journal:
+        return Journal(self.deployment.journal_path)
+
+
+def text_of(message: EmailMessage) -> str:
+    body = message.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+@pytest.fixture
+def make_table(tmp_path: Path) -> Callable[..., Table]:
+    def make(config: dict[str, str] | None = None, players: list[str] | None = None,
+             secrets: dict[str, str] | None = None) -> Table:
+        rows = [{"name": n, "email": address(n), "secret": (secrets or {}).get(n, "")} for n in players or PLAYERS]
+        return Table(tmp_path, {**BASE_CONFIG, **(config or {})}, rows)
+
+    return make
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=LONDON)

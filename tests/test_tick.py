@@ -1,0 +1,230 @@
+"""The tick end to end on the embedded backends: mail in, rounds resolved, ledger out, mail out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from openpyxl import load_workbook
+
+from courier.journal import Journal
+from courier.replay import replay_game
+from courier.tick import run_lock
+from tests.conftest import PLAYERS, Table, address, at, text_of
+
+
+def subjects(table: Table, name: str) -> list[str]:
+    return [str(m["Subject"]) for m in table.sent(name)]
+
+
+def ledger(table: Table) -> list[list[object]]:
+    sheet = load_workbook(table.root / "truce-1.xlsx")["Ledger"]
+    return [list(row) for row in sheet.iter_rows(values_only=True)]
+
+
+def test_game_starts_with_a_welcome_to_each_player(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    assert table.tick(at(0, 7)) == []
+    assert table.sent() == []  # before the start time nothing happens
+    table.tick(at(0, 8, 5))
+    for name in PLAYERS:
+        (welcome,) = table.sent(name)
+        assert "Welcome to Truce" in str(welcome["Subject"])
+        assert "Tue 1 Dec 2026 20:00" in text_of(welcome)
+        assert welcome["Auto-Submitted"] == "auto-generated"
+
+
+def test_a_round_by_mail(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    first = table.order("Agatha", "loot")
+    table.order("Barney", "attack agatha")
+    table.order("Celeste", "support Barney")
+    table.tick(at(0, 9))
+    receipt = table.sent("Agatha")[-1]
+    assert "Orders received" in str(receipt["Subject"])
+    assert receipt["In-Reply-To"] == first
+    assert "loot" in text_of(receipt)
+    assert table.tick(at(0, 20, 5)) == []
+    report = table.sent("Agatha")[-1]
+    body = text_of(report)
+    assert "Round 1 of 3: results" in str(report["Subject"])
+    assert "Barney" in body and "Darcy" in body  # every action is public after the reveal
+    rows = ledger(table)
+    assert rows[0][:4] == ["Game", "truce-1", "Phase", "Round 2 of 3"]
+    supply = {r[0]: r[1] for r in rows[2:]}
+    assert supply == {"Agatha": 2, "Barney": 5, "Celeste": 3, "Darcy": 3}
+
+
+def test_typo_gets_did_you_mean_and_the_amendment_stands(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Barney", "atack agatha")
+    table.tick(at(0, 9))
+    assert "Did you mean “attack Agatha”?" in text_of(table.sent("Barney")[-1])
+    table.order("Barney", "attack Agatha")
+    table.order("Barney", "defend")
+    table.tick(at(0, 10))
+    assert "defend" in text_of(table.sent("Barney")[-1])
+    table.tick(at(0, 20, 5))
+    assert "Barney defended" in text_of(table.sent("Barney")[-1]) or "defend" in text_of(table.sent("Barney")[-1])
+
+
+def test_strangers_and_forgers_move_nothing(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.mail("mallory@evil.test", "attack Agatha")
+    table.mail(address("Agatha"), "attack Barney",
+               headers={"Authentication-Results": "mx.courier.test; dkim=fail header.d=players.test; dmarc=fail"})
+    table.tick(at(0, 9))
+    assert table.sent("mallory@evil.test") == []  # no backscatter to strangers
+    warning = table.sent("Agatha")[-1]
+    assert "could not be used" in str(warning["Subject"])
+    journal = table.journal()
+    assert journal.standing("truce-1", "round-1") == {}
+    journal.close()
+
+
+def test_auto_replies_are_never_answered(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    before = len(table.sent("Agatha"))
+    table.order("Agatha", "I am on holiday", headers={"Auto-Submitted": "auto-replied"})
+    table.tick(at(0, 9))
+    assert len(table.sent("Agatha")) == before
+
+
+def test_secret_is_required_when_set(make_table: Callable[..., Table]) -> None:
+    table = make_table(secrets={"Agatha": "opensesame"})
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    table.tick(at(0, 9))
+    assert "secret" in text_of(table.sent("Agatha")[-1])
+    table.order("Agatha", "secret: opensesame\nloot")
+    table.tick(at(0, 9, 30))
+    assert "Orders received" in str(table.sent("Agatha")[-1]["Subject"])
+    assert "opensesame" not in text_of(table.sent("Agatha")[-1])
+
+
+def test_a_late_mail_counts_for_the_next_round(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.tick(at(0, 20, 5))  # round 1 resolved, all passed
+    table.order("Agatha", "loot")
+    table.tick(at(0, 20, 10))
+    journal = table.journal()
+    assert "Agatha" in journal.standing("truce-1", "round-2")
+    journal.close()
+
+
+def test_reminders_once_per_window_only_to_the_silent(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))  # 12 h window: everyone is silent
+    table.order("Agatha", "loot")
+    table.tick(at(0, 19, 5))
+    table.tick(at(0, 19, 10))
+    assert sum("Reminder" in s for s in subjects(table, "Barney")) == 2
+    assert sum("Reminder" in s for s in subjects(table, "Agatha")) == 1  # the 12 h one, before she wrote
+
+
+def test_early_resolution_when_everyone_wrote(make_table: Callable[..., Table]) -> None:
+    table = make_table({"early_resolution": "yes", "settle": "10m"})
+    table.tick(at(0, 8, 5))
+    for name in PLAYERS:
+        table.order(name, "pass")
+    table.tick(at(0, 9))
+    assert not any("results" in s for s in subjects(table, "Darcy"))
+    table.tick(at(0, 9, 15))
+    assert any("Round 1 of 3: results" in s for s in subjects(table, "Darcy"))
+
+
+def test_form_responses_count_like_mail(make_table: Callable[..., Table]) -> None:
+    from courier.backends.workbook import XlsxWorkbook  # noqa: F401 - the fixture wrote the workbook
+
+    table = make_table()
+    book = load_workbook(table.root / "truce-1.xlsx")
+    sheet = book["Form Responses 1"] if "Form Responses 1" in book.sheetnames else book.create_sheet("Form Responses 1")
+    if sheet.max_row < 1 or sheet.cell(1, 1).value is None:
+        sheet.append(["Timestamp", "Email Address", "Game", "Orders", "Secret"])
+    sheet.append(["2026-12-01 10:00:00", address("Celeste"), "truce-1", "loot", ""])
+    book.save(table.root / "truce-1.xlsx")
+    table.tick(at(0, 10, 5))
+    table.tick(at(0, 10, 10))  # the same row is journalled once
+    journal = table.journal()
+    standing = journal.standing("truce-1", "round-1")
+    assert standing["Celeste"][0]["orders"] == ["loot"]
+    assert len(journal.submissions("truce-1", "round-1")) == 1
+    journal.close()
+
+
+def test_bad_config_mails_the_organiser_once(make_table: Callable[..., Table]) -> None:
+    table = make_table({"timezone": "Mars/Olympus"})
+    problems = table.tick(at(0, 9))
+    assert problems and "timezone" in problems[0]
+    table.tick(at(0, 9, 5))
+    notices = table.sent("organiser@courier.test")
+    assert len(notices) == 1
+    assert "Mars/Olympus" in text_of(notices[0])
+
+
+def test_orders_wait_while_the_config_is_broken(make_table: Callable[..., Table]) -> None:
+    from courier.backends.workbook import write_config
+    from tests.conftest import BASE_CONFIG
+
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    write_config(table.root / "truce-1.xlsx", {**BASE_CONFIG, "game": "chess"},
+                 [{"name": n, "email": address(n)} for n in PLAYERS])
+    table.order("Agatha", "loot")
+    table.tick(at(0, 9))
+    write_config(table.root / "truce-1.xlsx", BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS])
+    table.tick(at(0, 9, 5))
+    journal = table.journal()
+    assert "Agatha" in journal.standing("truce-1", "round-1")
+    journal.close()
+
+
+def test_a_second_tick_while_one_runs_does_nothing(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    with run_lock(table.deployment.lock_path) as held:
+        assert held
+        assert table.tick(at(0, 8, 5)) == []
+    assert table.sent() == []
+
+
+def test_ticks_repeat_nothing(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    for _ in range(3):
+        table.tick(at(0, 20, 5))
+    assert sum("results" in s for s in subjects(table, "Agatha")) == 1
+    assert sum("Orders received" in s for s in subjects(table, "Agatha")) == 1
+
+
+def test_whole_game_ends_with_the_seed_revealed_and_replays(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    for day in range(3):
+        table.order("Agatha", "loot")
+        table.order("Barney", "attack Agatha")
+        table.order("Celeste", "support barney")
+        table.order("Darcy", "gift 1 to Celeste\ndefend")
+        table.tick(at(day, 9))
+        table.tick(at(day, 20, 5))
+    last = table.sent("Celeste")[-1]
+    assert "Game over" in str(last["Subject"])
+    assert "test seed" in text_of(last)
+    journal = Journal(table.deployment.journal_path)
+    rounds, problems = replay_game(journal, "truce-1")
+    journal.close()
+    assert (rounds, problems) == (3, [])
+    assert table.tick(at(4, 9)) == []
+
+
+def test_gifts_are_announced_to_everyone_at_once(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Darcy", "gift 2 to Agatha")
+    table.tick(at(0, 9))
+    for name in PLAYERS:
+        assert any("Darcy" in text_of(m) and "gift" in text_of(m).lower() for m in table.sent(name)), name
