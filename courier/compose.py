@@ -13,6 +13,7 @@ import email.policy
 import email.utils
 import hashlib
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +33,7 @@ __all__ = [
     "ErrorContext",
     "GameOverContext",
     "MailContext",
+    "NoticeContext",
     "OrganiserContext",
     "ReceiptContext",
     "ReminderContext",
@@ -108,6 +110,15 @@ class ErrorContext:
 
 
 @dataclass(frozen=True, kw_only=True)
+class NoticeContext:
+    """Events that took effect on receipt (a Truce gift), announced between reports."""
+
+    kind: ClassVar[str] = "notice"
+    mail: MailContext
+    lines: Sequence[str] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameOverContext(ReportContext):
     """The last report. ``ranking`` is best first; players sharing a place share an inner list."""
 
@@ -143,6 +154,7 @@ AnyContext = (
     | ReportContext
     | ReminderContext
     | ErrorContext
+    | NoticeContext
     | GameOverContext
     | OrganiserContext
     | WelcomeContext
@@ -155,6 +167,7 @@ KINDS: dict[str, type[AnyContext]] = {
         ReportContext,
         ReminderContext,
         ErrorContext,
+        NoticeContext,
         GameOverContext,
         OrganiserContext,
         WelcomeContext,
@@ -209,8 +222,10 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Reminder: orders for {phase}"
         case ErrorContext():
             return "Your message could not be used"
+        case NoticeContext():
+            return f"News in {phase}"
         case OrganiserContext(problem=problem):
-            return f"Problem to fix: {_shorten(problem, 60)}"
+            return f"Problem to fix: {_shorten(problem, 50)}"
         case WelcomeContext():
             return f"Welcome to {ctx.mail.game_title}"
     raise TypeError(f"no subject for {type(ctx).__name__}")
@@ -226,8 +241,7 @@ def _one_line(text: str) -> str:
 
 
 def _shorten(text: str, limit: int) -> str:
-    flat = _one_line(text)
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return textwrap.shorten(text, width=limit, placeholder=" …")
 
 
 # --- composing ----------------------------------------------------------------------------------

@@ -262,7 +262,7 @@ def test_responses_without_orders_are_skipped_and_all_form_tabs_read_in_time_ord
 def test_a_form_tab_without_an_orders_column_is_an_operator_error(tmp_path: Path) -> None:
     path = _make(tmp_path / "g.xlsx", _basic_tabs(**{"Form Responses 1": [["Timestamp", "Befehl?"]]}))
 
-    with pytest.raises(WorkbookError, match="Form Responses 1 tab has no 'orders' column"):
+    with pytest.raises(WorkbookError, match="Form Responses 1 tab has no Orders column"):
         XlsxWorkbook(path).read()
 
 

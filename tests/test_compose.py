@@ -24,6 +24,7 @@ from courier.compose import (
     ErrorContext,
     GameOverContext,
     MailContext,
+    NoticeContext,
     OrganiserContext,
     ReceiptContext,
     ReminderContext,
@@ -98,6 +99,7 @@ SAMPLES: dict[str, AnyContext] = {
         seed="c0ffee-7f3a",
         seed_hash=SEED_HASH,
     ),
+    "notice": NoticeContext(mail=MAIL, lines=["Barney gave you 2 coins."]),
     "organiser": OrganiserContext(
         mail=replace(MAIL, recipient_name="Olive", deadline_text="", order_template=""),
         problem="Players tab, row 4: “barney@example” is not an e-mail address.",
@@ -186,6 +188,11 @@ def test_no_reply_headers_unless_answering() -> None:
         ("error", "[courier] Your message could not be used"),
         ("game_over", "[truce-1] Game over: Cecil wins"),
         ("welcome", "[truce-1] Welcome to Truce"),
+        ("notice", "[truce-1] News in Round 3 of 10"),
+        (
+            "organiser",
+            "[truce-1] Problem to fix: Players tab, row 4: “barney@example” is not an …",
+        ),
     ],
 )
 def test_subjects(kind: str, subject: str) -> None:
@@ -201,6 +208,14 @@ def test_late_receipt_says_which_round_it_counts_for() -> None:
 def test_a_newline_in_a_name_cannot_inject_a_header() -> None:
     ctx = replace(SAMPLES["welcome"], mail=replace(MAIL, game_title="Truce\nBcc: eve@example.com"))
     assert make("welcome", ctx)["Subject"] == "[truce-1] Welcome to Truce Bcc: eve@example.com"
+
+
+def test_organiser_mail_without_a_game() -> None:
+    ctx = OrganiserContext(mail=NO_GAME, problem="IMAP login failed for orders@example.org:\nbad password")
+    msg = make("organiser", ctx)
+    assert msg["Subject"] == "[courier] Problem to fix: IMAP login failed for orders@example.org: bad …"
+    assert "a problem with its setup" in bodies(msg)[0]
+    assert "  IMAP login failed for orders@example.org:\n  bad password\n" in bodies(msg)[0]
 
 
 def test_same_mail_twice_gives_the_same_bytes() -> None:

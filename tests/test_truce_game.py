@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import pytest
@@ -70,7 +71,7 @@ def test_setup_rejects_bad_options() -> None:
 
 def test_the_authors_worked_round() -> None:
     state = TRUCE.setup(SIX, {"initial_stash": 2}, RNG)
-    after, events = _play(
+    after, _ = _play(
         state,
         {
             "Agatha": "defend",
@@ -184,7 +185,7 @@ def test_full_tie_is_a_shared_victory() -> None:
 
 def test_final_round_supporters_break_the_tie_in_play() -> None:
     state = TRUCE.setup(["Agatha", "Barney", "Charles"], {"rounds": 1}, RNG)
-    after, events = _play(state, {"Charles": "support Barney"})
+    _, events = _play(state, {"Charles": "support Barney"})
     assert isinstance(events[-1], GameEnded) and events[-1].winners == ("Barney",)
 
 
@@ -192,7 +193,7 @@ TEMPLATES = Path(__file__).parent.parent / "templates" / "truce" / "events"
 
 
 def _example(event_type: type[Event]) -> Event:
-    values = {"str": "Agatha", "int": 2, "bool": True, "str | None": "Barney"}
+    values: dict[str, Any] = {"str": "Agatha", "int": 2, "bool": True, "str | None": "Barney"}
     fields = {f.name: values.get(str(f.type), ("Agatha", "Barney")) for f in dataclasses.fields(event_type)}
     fields.pop("audience")
     return event_type(**fields)

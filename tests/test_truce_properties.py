@@ -13,7 +13,8 @@ from engine.core import Event, event_to_json
 from engine.truce import TRUCE, CoinsRemoved, Player, Result, TruceState
 
 NAMES = ["Agatha", "Barney", "Celeste", "Darcy", "Émile", "Freja", "Gus", "Hilda"]
-ACTIONS = ["attack {}", "support {}", "defend", "loot", "pass", "", "dance with {}"]
+# Weighted towards support and attack, so that chains, loops and successful attacks are common.
+ACTIONS = [*["attack {}"] * 3, *["support {}"] * 4, "defend", "loot", "loot", "pass", "", "dance with {}"]
 
 
 @st.composite
@@ -24,7 +25,7 @@ def games(draw: st.DrawFn) -> tuple[list[str], int, int, list[Any]]:
     name = st.sampled_from(players)
     order = st.tuples(st.sampled_from(ACTIONS), name).map(lambda t: t[0].format(t[1]))
     gift = st.tuples(name, st.integers(0, 4), name)
-    turn = st.tuples(st.lists(gift, max_size=4), st.dictionaries(name, order))
+    turn = st.tuples(st.lists(gift, max_size=4), st.dictionaries(name, order, min_size=len(players) // 2))
     return players, rounds, stash, draw(st.lists(turn, min_size=rounds, max_size=rounds))
 
 
@@ -35,7 +36,7 @@ def _total(state: TruceState) -> int:
 def _play(game: tuple[list[str], int, int, list[Any]]) -> tuple[list[TruceState], list[Event]]:
     players, rounds, stash, turns = game
     state = TRUCE.setup(players, {"rounds": rounds, "initial_stash": stash}, random.Random(1))
-    states, log = [state], []
+    states, log = [state], list[Event]()
     for gifts, orders in turns:
         for giver, coins, receiver in gifts:
             submission = TRUCE.parse(state, giver, f"gift {coins} to {receiver}")

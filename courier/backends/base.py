@@ -55,7 +55,9 @@ class Workbook(Protocol):
     def read(self) -> SheetSnapshot:
         """One read of Config, Players and Form Responses. Raises ``WorkbookError`` if unreadable."""
 
-    def write_public(self, *, ledger: Sequence[Sequence[object]], history: Sequence[Sequence[object]]) -> None:
+    def write_public(
+        self, *, ledger: Sequence[Sequence[object]], history: Sequence[Sequence[object]]
+    ) -> None:
         """Replace the Ledger and History tabs (header row first) in one write; values stay literal."""
 
     def init(self, *, game: str) -> None:

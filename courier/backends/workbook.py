@@ -132,8 +132,11 @@ class XlsxWorkbook:
     def init(self, *, game: str) -> None:
         exists = self.path.exists()
         book = self._load(read_only=False) if exists else _empty_book()
-        changed = False
-        for title, rows in _starter_tabs(game):
+        changed = not exists
+        examples = [(key, game if key == "game" else value, note) for key, value, note in EXAMPLE_CONFIG]
+        for title, rows in _starter_tabs(
+            config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *EXAMPLE_PLAYERS]
+        ):
             if title == RESPONSES_TAB and any(_is_responses_tab(s.title) for s in book.worksheets):
                 continue
             sheet = _find_tab(book, title)
@@ -144,7 +147,7 @@ class XlsxWorkbook:
             _fill(sheet, rows, self.zone)
             _fit_columns(sheet)
             changed = True
-        if changed or not exists:
+        if changed:
             self._save(book)
 
     def _load(self, *, read_only: bool) -> Book:
@@ -173,17 +176,11 @@ class XlsxWorkbook:
 def write_config(path: Path, config: Mapping[str, str], players: Sequence[Mapping[str, str]]) -> None:
     """Create (or replace) the workbook at ``path`` with these settings and players and empty
     response, Ledger and History tabs. For ``courier demo`` and tests."""
-    zone = ZoneInfo("UTC")
-    book = _empty_book()
-    _fill(book.create_sheet(CONFIG_TAB), [CONFIG_HEADERS[:2], *config.items()], zone)
     player_rows = [[player.get(header.lower(), "") for header in PLAYER_HEADERS] for player in players]
-    _fill(book.create_sheet(PLAYERS_TAB), [PLAYER_HEADERS, *player_rows], zone)
-    for title, headers in (
-        (RESPONSES_TAB, RESPONSE_HEADERS),
-        (LEDGER_TAB, LEDGER_HEADERS),
-        (HISTORY_TAB, HISTORY_HEADERS),
-    ):
-        _fill(book.create_sheet(title), [headers], zone)
+    tabs = _starter_tabs(config=[CONFIG_HEADERS[:2], *config.items()], players=[PLAYER_HEADERS, *player_rows])
+    book = _empty_book()
+    for title, rows in tabs:
+        _fill(book.create_sheet(title), rows, ZoneInfo("UTC"))
     with atomic_writer(Path(path)) as file:
         book.save(file)
 
@@ -197,11 +194,10 @@ def _empty_book() -> Book:
     return book
 
 
-def _starter_tabs(game: str) -> list[tuple[str, list[Row]]]:
-    config = [(key, game if key == "game" else value, note) for key, value, note in EXAMPLE_CONFIG]
+def _starter_tabs(*, config: list[Row], players: list[Row]) -> list[tuple[str, list[Row]]]:
     return [
-        (CONFIG_TAB, [CONFIG_HEADERS, *config]),
-        (PLAYERS_TAB, [PLAYER_HEADERS, *EXAMPLE_PLAYERS]),
+        (CONFIG_TAB, config),
+        (PLAYERS_TAB, players),
         (RESPONSES_TAB, [RESPONSE_HEADERS]),
         (LEDGER_TAB, [LEDGER_HEADERS]),
         (HISTORY_TAB, [HISTORY_HEADERS]),
@@ -284,7 +280,7 @@ def _read_players(rows: list[list[Any]]) -> list[dict[str, str]]:
     players = []
     for row in rows[1:]:
         cells = _cells(row, columns)
-        player = {field: _text(*cells[field]).strip() if field in cells else "" for field in PLAYER_COLUMNS}
+        player = {field: _field(cells, field) for field in PLAYER_COLUMNS}
         if any(player.values()):
             player["email"] = player["email"].lower()
             players.append(player)
@@ -297,8 +293,7 @@ def _read_responses(rows: list[list[Any]], title: str, zone: ZoneInfo) -> Iterab
     columns = _columns(rows[0], RESPONSE_COLUMNS)
     for needed in ("timestamp", "orders"):
         if needed not in columns:
-            headers = ", ".join(RESPONSE_COLUMNS[needed][:1])
-            raise WorkbookError(f"the {title} tab has no {headers!r} column in row 1")
+            raise WorkbookError(f"the {title} tab has no {needed.title()} column in row 1")
     for number, row in enumerate(rows[1:], start=2):
         cells = _cells(row, columns)
         orders = _text(*cells["orders"])
@@ -308,11 +303,18 @@ def _read_responses(rows: list[list[Any]], title: str, zone: ZoneInfo) -> Iterab
         if timestamp is None:
             log.warning("%s row %d: unreadable timestamp %r; skipped", title, number, cells["timestamp"][0])
             continue
-        text = {field: _text(*cells[field]).strip() if field in cells else "" for field in ("email", "game")}
-        secret = _text(*cells["secret"]).strip() if "secret" in cells else ""
         yield FormResponse(
-            timestamp=timestamp, email=text["email"].lower(), game=text["game"], orders=orders, secret=secret
+            timestamp=timestamp,
+            email=_field(cells, "email").lower(),
+            game=_field(cells, "game"),
+            orders=orders,
+            secret=_field(cells, "secret"),
         )
+
+
+def _field(cells: Mapping[str, Any], field: str) -> str:
+    """A stripped text field; "" when the column is absent (optional columns may be)."""
+    return _text(*cells[field]).strip() if field in cells else ""
 
 
 def _text(value: object, number_format: str = "General") -> str:

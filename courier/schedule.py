@@ -1,0 +1,253 @@
+"""When one game's rounds close, from the organiser's Config tab.
+
+Pure: nothing here reads the clock; every "now" is passed in. Times are aware datetimes. A deadline at
+"08:00" stays 08:00 local time across daylight-saving changes; a local time the clocks skip moves to
+the first instant after the jump. Durations ("12h") and reminders count real elapsed time except where
+a deadline is carried to another day, which keeps its local time of day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+__all__ = ["Schedule", "ScheduleError", "parse_duration"]
+
+DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_FULL_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_T = TypeVar("_T")
+_YES = frozenset({"yes", "y", "true", "on", "1"})
+_NO = frozenset({"no", "n", "false", "off", "0"})
+
+
+class ScheduleError(ValueError):
+    """An organiser's mistake in the schedule keys; the message names the key and quotes the value."""
+
+
+# --- parsing ---------------------------------------------------------------------------------------
+
+_DURATION_PART = re.compile(r"(\d+)\s*(d|days?|h|hours?|hrs?|m|min|mins|minutes?)", re.IGNORECASE)
+_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``12h``, ``90m``, ``2d``, ``1d 12h``, ``1h30m``, ``2 days`` → timedelta. Raises ScheduleError."""
+    cleaned = text.strip()
+    parts = list(_DURATION_PART.finditer(cleaned))
+    if not cleaned or _DURATION_PART.sub("", cleaned).strip(" ,") or not parts:
+        raise ScheduleError(f"{text!r} is not a duration; write e.g. 12h, 90m, 2d or 1d 12h")
+    seconds = sum(int(p.group(1)) * _UNIT_SECONDS[p.group(2)[0].lower()] for p in parts)
+    return timedelta(seconds=seconds)
+
+
+def _time_of_day(text: str) -> time:
+    match = re.fullmatch(r"(\d{1,2})[:.](\d{2})(?::00)?", text.strip())
+    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+        raise ScheduleError(f"{text.strip()!r} is not a time of day; write e.g. 08:00, 20:00")
+    return time(int(match.group(1)), int(match.group(2)))
+
+
+def _weekday(text: str) -> int:
+    name = text.strip().lower()
+    for number, full in enumerate(_FULL_DAY_NAMES):
+        if len(name) >= 2 and full.startswith(name):
+            return number
+    raise ScheduleError(f"{text.strip()!r} is not a day; write e.g. mon-fri, sat-sun or mon,wed,fri")
+
+
+def _weekdays(text: str) -> frozenset[int]:
+    days: set[int] = set()
+    for item in re.split(r"[,;\s]+", text.strip()):
+        first, dash, last = item.partition("-")
+        if not dash:
+            days.add(_weekday(first))
+            continue
+        start, end = _weekday(first), _weekday(last)
+        days.update((start + i) % 7 for i in range((end - start) % 7 + 1))  # fri-mon wraps the week
+    return frozenset(days)
+
+
+def _keyed(key: str, value: str, parse: Callable[[str], _T]) -> _T:
+    """Run one key's parser; its error gains the key's name."""
+    try:
+        return parse(value)
+    except ScheduleError as e:
+        raise ScheduleError(f"Config `{key}`: {e}") from None
+
+
+# --- the schedule ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Schedule:
+    timezone: ZoneInfo = ZoneInfo("UTC")
+    start: datetime | None = None  # None: the game opens when the tick first sees it
+    deadlines: tuple[time, ...] = ()  # times of day; empty means rounds last `duration`
+    duration: timedelta = timedelta(hours=24)
+    weekdays: frozenset[int] = frozenset(range(7))  # 0 = Monday
+    reminders: tuple[timedelta, ...] = (timedelta(hours=12), timedelta(hours=1))  # longest first
+    early_resolution: bool = False
+    settle: timedelta = timedelta(minutes=10)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, str]) -> Schedule:
+        """Reads the schedule keys of a Config tab; other keys are ignored, blank values mean default."""
+        values = {str(k).strip().lower(): str(v).strip() for k, v in config.items() if str(v).strip()}
+        zone = _keyed("timezone", values.get("timezone", "UTC"), _zone)
+        if "deadlines" in values and "duration" in values:
+            raise ScheduleError("Config: give either `deadlines` (times of day) or `duration`, not both")
+        schedule = cls(
+            timezone=zone,
+            start=_keyed("start", values["start"], lambda v: _start(v, zone)) if "start" in values else None,
+            deadlines=_keyed("deadlines", values.get("deadlines", ""), _deadlines),
+            duration=_keyed("duration", values.get("duration", "24h"), _positive_duration),
+            weekdays=_keyed("weekdays", values.get("weekdays", "mon-sun"), _weekdays),
+            reminders=_keyed("reminders", values.get("reminders", "12h, 1h"), _reminders),
+            early_resolution=_keyed("early_resolution", values.get("early_resolution", "no"), _yes_no),
+            settle=_keyed("settle", values.get("settle", "10m"), parse_duration),
+        )
+        return schedule
+
+    # --- deadlines --------------------------------------------------------------------------------
+
+    def first_opening(self, now: datetime) -> datetime:
+        """When round 1 opens: the configured start (a future one makes the caller wait), else now.
+        A start so long past that round 1 would already be over opens now instead, so nobody's
+        first round is resolved before they could answer."""
+        if self.start is None:
+            return now
+        if self.start > now or self.next_deadline(self.start) > now:
+            return self.start
+        return now
+
+    def next_deadline(self, opened_at: datetime) -> datetime:
+        """The first deadline strictly after a phase opened, on an allowed weekday."""
+        local = opened_at.astimezone(self.timezone)
+        if self.deadlines:
+            return self._next_listed_time(local)
+        naive = local.replace(tzinfo=None) + self.duration
+        deadline = _localize(naive, self.timezone)
+        if deadline <= opened_at:  # wall-clock sum landed in a repeated hour: count elapsed time
+            deadline = (opened_at.astimezone(UTC) + self.duration).astimezone(self.timezone)
+        while deadline.weekday() not in self.weekdays:  # same time of day on the next allowed day
+            naive = deadline.replace(tzinfo=None) + timedelta(days=1)
+            deadline = _localize(naive, self.timezone)
+        return deadline
+
+    def _next_listed_time(self, local: datetime) -> datetime:
+        for days_ahead in range(8):
+            day = local.date() + timedelta(days=days_ahead)
+            if day.weekday() not in self.weekdays:
+                continue
+            for at in self.deadlines:
+                candidate = _localize(datetime.combine(day, at), self.timezone)
+                if candidate > local:
+                    return candidate
+        raise AssertionError("unreachable: at least one weekday is allowed")
+
+    # --- reminders, early resolution, display -----------------------------------------------------
+
+    def reminders_due(
+        self, deadline: datetime, now: datetime, *, opened_at: datetime | None = None
+    ) -> list[timedelta]:
+        """Reminder offsets whose moment has passed while the deadline has not, longest first. With
+        ``opened_at``, offsets reaching back to the opening are dropped: the round's own mail just
+        told the players."""
+        utc_deadline = deadline.astimezone(UTC)
+        if now >= utc_deadline:
+            return []
+        return [
+            offset
+            for offset in self.reminders
+            if utc_deadline - offset <= now and (opened_at is None or utc_deadline - offset > opened_at)
+        ]
+
+    def early_due(self, last_submission_at: datetime, now: datetime) -> bool:
+        """With early resolution on and everyone in: has the last submission settled?"""
+        elapsed = now.astimezone(UTC) - last_submission_at.astimezone(UTC)
+        return self.early_resolution and elapsed >= self.settle
+
+    def format_deadline(self, dt: datetime) -> str:
+        """``Mon 23 Nov 2026 20:00 CET (19:00 UTC)``; English names whatever the process locale."""
+        local, utc = dt.astimezone(self.timezone), dt.astimezone(UTC)
+        text = f"{_day_text(local.date())} {local:%H:%M} {local.tzname()}"
+        if local.utcoffset() == timedelta(0):
+            return text
+        utc_day = "" if utc.date() == local.date() else f"{DAY_NAMES[utc.weekday()]} "
+        return f"{text} ({utc_day}{utc:%H:%M} UTC)"
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _day_text(day: date) -> str:
+    return f"{DAY_NAMES[day.weekday()]} {day.day:02d} {MONTH_NAMES[day.month - 1]} {day.year}"
+
+
+def _localize(naive: datetime, zone: ZoneInfo) -> datetime:
+    """Local wall time → aware. A repeated time takes its first occurrence; a skipped time (spring
+    forward) becomes the first instant after the jump."""
+    aware = naive.replace(tzinfo=zone, fold=0)
+    if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == naive:
+        return aware
+    # In the gap: fold=1 reads it with the later offset (an instant before the jump), fold=0 with the
+    # earlier one (after it). Bisect to the first second that has the later offset.
+    before = naive.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    after = aware.astimezone(UTC)
+    new_offset = after.astimezone(zone).utcoffset()
+    while (after - before) > timedelta(seconds=1):
+        middle = before + timedelta(seconds=int((after - before).total_seconds()) // 2)
+        if middle.astimezone(zone).utcoffset() == new_offset:
+            after = middle
+        else:
+            before = middle
+    return after.astimezone(zone)
+
+
+def _zone(text: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError(f"{text!r} is not a time zone; use an IANA name like Europe/London") from None
+
+
+def _start(text: str, zone: ZoneInfo) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ScheduleError(f"{text!r} is not a date and time; write e.g. 2026-11-23 08:00") from None
+    if parsed.tzinfo is None:
+        return _localize(parsed, zone)
+    return parsed.astimezone(zone)
+
+
+def _deadlines(text: str) -> tuple[time, ...]:
+    items = [item for item in re.split(r"[,;\s]+", text) if item]
+    return tuple(sorted({_time_of_day(item) for item in items}))
+
+
+def _positive_duration(text: str) -> timedelta:
+    duration = parse_duration(text)
+    if duration <= timedelta(0):
+        raise ScheduleError(f"{text!r} is no time at all; a round needs e.g. 12h or 2d")
+    return duration
+
+
+def _reminders(text: str) -> tuple[timedelta, ...]:
+    if text.strip().lower() == "none":
+        return ()
+    offsets = {_positive_duration(item) for item in text.split(",") if item.strip()}
+    return tuple(sorted(offsets, reverse=True))
+
+
+def _yes_no(text: str) -> bool:
+    if text.lower() in _YES:
+        return True
+    if text.lower() in _NO:
+        return False
+    raise ScheduleError(f"{text!r} is neither yes nor no")
