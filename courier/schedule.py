@@ -20,6 +20,7 @@ __all__ = ["Schedule", "ScheduleError", "parse_duration"]
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _FULL_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+UTC_ZONE = ZoneInfo("UTC")
 _T = TypeVar("_T")
 _YES = frozenset({"yes", "y", "true", "on", "1"})
 _NO = frozenset({"no", "n", "false", "off", "0"})
@@ -85,7 +86,7 @@ def _keyed(key: str, value: str, parse: Callable[[str], _T]) -> _T:
 
 @dataclass(frozen=True)
 class Schedule:
-    timezone: ZoneInfo = ZoneInfo("UTC")
+    timezone: ZoneInfo = UTC_ZONE
     start: datetime | None = None  # None: the game opens when the tick first sees it
     deadlines: tuple[time, ...] = ()  # times of day; empty means rounds last `duration`
     duration: timedelta = timedelta(hours=24)
@@ -218,7 +219,7 @@ def _zone(text: str) -> ZoneInfo:
 
 def _start(text: str, zone: ZoneInfo) -> datetime:
     try:
-        parsed = datetime.fromisoformat(text)
+        parsed = datetime.fromisoformat(re.sub(r"([ T])(\d):", r"\g<1>0\2:", text))  # 8:00 → 08:00
     except ValueError:
         raise ScheduleError(f"{text!r} is not a date and time; write e.g. 2026-11-23 08:00") from None
     if parsed.tzinfo is None:

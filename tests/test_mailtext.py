@@ -119,7 +119,8 @@ def test_read_receipt_report_is_automatic() -> None:
         b"From: barney@example.net\nTo: orders@courier.example\nSubject: Read: [truce-1] report\n"
         b'Content-Type: multipart/report; report-type=disposition-notification; boundary="b"\n\n'
         b"--b\nContent-Type: text/plain\n\nYour message was displayed.\n"
-        b"--b\nContent-Type: message/disposition-notification\n\nDisposition: manual-action/MDN-sent-manually; displayed\n"
+        b"--b\nContent-Type: message/disposition-notification\n\n"
+        b"Disposition: manual-action/MDN-sent-manually; displayed\n"
         b"--b--\n"
     )
     assert read_mail(raw).automatic == "multipart/report (disposition-notification), a bounce or receipt"

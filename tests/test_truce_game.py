@@ -64,9 +64,16 @@ def test_setup_phases_and_awaiting() -> None:
 
 def test_setup_rejects_bad_options() -> None:
     with pytest.raises(ValueError, match="nicknames"):
-        TRUCE.setup(["Agatha", "Barney"], {"nicknames": {"Zed": ["Z"]}}, RNG)
+        TRUCE.setup(["Agatha", "Barney", "Charles"], {"nicknames": {"Zed": ["Z"]}}, RNG)
     with pytest.raises(ValueError, match="distinct"):
-        TRUCE.setup(["Agatha", "Agatha"], {}, RNG)
+        TRUCE.setup(["Agatha", "Agatha", "Barney"], {}, RNG)
+    with pytest.raises(ValueError, match="at least 3"):
+        TRUCE.setup(["Agatha", "Barney"], {}, RNG)
+
+
+def test_a_single_nickname_may_be_given_as_text() -> None:
+    state = TRUCE.setup(["Agatha", "Barney", "Charles"], {"nicknames": {"Charles": "Chuck"}}, RNG)
+    assert TRUCE.parse(state, "Agatha", "support chuck").orders == ("support Charles",)
 
 
 def test_the_authors_worked_round() -> None:

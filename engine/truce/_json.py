@@ -11,7 +11,7 @@ from engine.truce._gifts import apply_gifts
 from engine.truce._outcome import decide
 from engine.truce._parse import parse_orders
 from engine.truce._resolve import resolve_round
-from engine.truce._state import JSON, Player, Result, TruceState
+from engine.truce._state import JSON, MIN_PLAYERS, Player, Result, TruceState
 
 
 def resolve_request(request: Mapping[str, Any]) -> JSON:
@@ -51,8 +51,8 @@ def read_state(data: Any) -> TruceState:
     if not 1 <= round_ <= rounds:
         raise ValueError(f"state: round {round_} is not a round of a {rounds}-round game")
     players = data.get("players")
-    if not isinstance(players, list) or len(players) < 2:
-        raise ValueError("state: “players” must be a list of at least 2 players")
+    if not isinstance(players, list) or len(players) < MIN_PLAYERS:
+        raise ValueError(f"state: “players” must be a list of at least {MIN_PLAYERS} players")
     records = tuple(_player(p) for p in players)
     names = [p.name for p in records]
     if len(set(names)) != len(names):

@@ -119,6 +119,8 @@ def check_order(state: TruceState, player: str, order: Order, gifted: int = 0) -
 
 def parse_orders(state: TruceState, player: str, text: str) -> Submission:
     """Every non-blank line is an order or an error; the last action line wins."""
+    if player not in state.names:
+        raise ValueError(f"{player!r} is not playing in this game of Truce")
     spellings = state.spellings()
     actions: list[Order] = []
     gifts: list[Order] = []

@@ -13,7 +13,7 @@ from engine.truce._json import resolve_request
 from engine.truce._outcome import decide, ledger_rows, order_form
 from engine.truce._parse import parse_orders
 from engine.truce._resolve import resolve_round
-from engine.truce._state import JSON, Player, TruceState, state_from_json, state_to_json
+from engine.truce._state import JSON, MIN_PLAYERS, Player, TruceState, state_from_json, state_to_json
 
 
 class Truce:
@@ -21,8 +21,10 @@ class Truce:
     title: ClassVar[str] = "Truce"
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TruceState:
-        if len(set(players)) != len(players) or len(players) < 2:
-            raise ValueError(f"Truce needs at least 2 players with distinct names, got {list(players)}")
+        if len(set(players)) != len(players) or len(players) < MIN_PLAYERS:
+            raise ValueError(
+                f"Truce needs at least {MIN_PLAYERS} players with distinct names, got {list(players)}"
+            )
         rounds = int(options.get("rounds", 10))
         stash = int(options.get("initial_stash", 1))
         if rounds < 1 or stash < 0:
@@ -36,7 +38,7 @@ class Truce:
             stash=stash,
             round=1,
             rounds=rounds,
-            nicknames=tuple((name, tuple(nicknames[name])) for name in players if name in nicknames),
+            nicknames=tuple((name, _listed(nicknames[name])) for name in players if name in nicknames),
         )
 
     def phase(self, state: TruceState) -> Phase:
@@ -94,6 +96,10 @@ class Truce:
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(request)
+
+
+def _listed(nicknames: str | Sequence[str]) -> tuple[str, ...]:
+    return (nicknames,) if isinstance(nicknames, str) else tuple(nicknames)
 
 
 def _is_gift(line: str) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 JSON = dict[str, Any]
 
 STARTING_SUPPLY = 3
+MIN_PLAYERS = 3  # "3 to ∞ players"
 
 
 @dataclass(frozen=True)
