@@ -9,7 +9,9 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     row = tick.journal.game(loaded.config.id)
     if row is None or row.finished or row.deadline is None:
         return
-    due = loaded.config.schedule.reminders_due(row.deadline, tick.now)
+    # A window that began before the round opened has nothing to remind of: the round's own
+    # opening mail just went out.
+    due = [o for o in loaded.config.schedule.reminders_due(row.deadline, tick.now) if row.deadline - o > row.opened_at]
     if not due:
         return
     window = min(due)  # after an outage only the latest window's reminder is worth sending

@@ -110,11 +110,10 @@ def load_games(tick: Tick) -> None:
 def _load_game(source: GameSource) -> LoadedGame:
     workbook = open_workbook(source.workbook, timezone="UTC")
     snapshot = workbook.read()
-    zone = snapshot.config.get("timezone", "UTC").strip() or "UTC"
-    if zone != "UTC":  # form timestamps are local to the sheet: read them in its zone
-        workbook = open_workbook(source.workbook, timezone=zone)
-        snapshot = workbook.read()
     config = game_config(source, snapshot)
+    if config.schedule.timezone.key != "UTC":  # form timestamps are local to the sheet: read them in its zone
+        workbook = open_workbook(source.workbook, timezone=config.schedule.timezone.key)
+        snapshot = workbook.read()
     return LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
 
 

@@ -58,6 +58,7 @@ class Table:
 
     def __init__(self, root: Path, config: dict[str, str], players: list[dict[str, str]]) -> None:
         self.root = root
+        root.mkdir(parents=True, exist_ok=True)
         (root / "courier.toml").write_text(DEPLOYMENT, encoding="utf-8")
         write_config(root / "truce-1.xlsx", config, players)
         self.deployment: Deployment = load_deployment(root / "courier.toml")

@@ -55,7 +55,7 @@ def describe(result: Result) -> str:
     """Short: "attack Barney ✓", "loot +2", "defend", "loot → pass (no Supply)"."""
     text = f"{result.action} {result.target}" if result.target else result.action
     if not result.valid:
-        return f"{text} → pass"
+        return f"{text} → pass" if result.action != "pass" else text
     if result.succeeded is not None:
         text += " ✓" if result.succeeded else " ✗"
     if result.gained and result.action in ("attack", "loot"):
