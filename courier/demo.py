@@ -125,7 +125,7 @@ def run_demo(directory: Path | None) -> int:
     for moment, mails in timeline():
         for name, subject, body in mails:
             number += 1
-            deliver(root / "mail" / "inbox", player_mail(name, subject, body, moment, number))
+            deliver(root / "mail" / "inbox", player_mail(name, subject, body, moment, number), at=moment)
             print(f"{moment:%a %d %b %H:%M}  {name} writes: {body.splitlines()[0]!r}")
         problems = run_tick(deployment, now=moment)
         for problem in problems:

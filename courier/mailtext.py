@@ -20,6 +20,8 @@ from mailparser_reply import EmailMessage as ReplyMessage
 __all__ = ["IncomingMail", "cut_reply", "game_tag", "html_to_text", "plus_tag", "read_mail"]
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+# Orders come first and are short; cutting a stray newsletter's megabytes would cost seconds.
+MAX_ORDER_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -58,13 +60,17 @@ def read_mail(raw: bytes) -> IncomingMail:
 # --- headers ---------------------------------------------------------------------------------------
 
 
-def _header(msg: EmailMessage, name: str) -> str:
-    """All values of one header joined by ", ", decoded. The policy's parser can raise on some
-    malformed headers; the raw value is better than losing the message."""
+def _header_values(msg: EmailMessage, name: str) -> list[str]:
+    """Every value of one header, decoded. The policy's parser can raise on some malformed headers;
+    the raw value is better than losing the message."""
     try:
-        return ", ".join(str(value) for value in msg.get_all(name, []))
+        return [str(value) for value in msg.get_all(name, [])]
     except Exception:  # any parser bug must degrade to the raw text
-        return ", ".join(str(v) for k, v in msg.raw_items() if k.lower() == name.lower())
+        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    return ", ".join(_header_values(msg, name))
 
 
 def _first_address(value: str) -> tuple[str, str]:
@@ -127,8 +133,8 @@ def _auth_failed(msg: EmailMessage) -> str | None:
     every forwarder, so it does not count."""
     failing = [
         " ".join(clause.split())
-        for value in msg.get_all("Authentication-Results", [])
-        for clause in str(value).split(";")
+        for value in _header_values(msg, "Authentication-Results")
+        for clause in value.split(";")
         if _AUTH_FAIL.search(clause)
     ]
     return "; ".join(failing) or None
@@ -289,7 +295,8 @@ def cut_reply(text: str) -> str:
     """The player's own lines: quoted lines and attributions dropped (so inline and bottom-posted
     answers survive), everything after a "-- " delimiter, an "Original Message" separator or an Outlook
     header block cut, then signatures ("Sent from my phone", "Best regards,") cut by mail-parser-reply."""
-    own = _own_lines(_ATTRIBUTION.sub("", text.replace("\r\n", "\n")))
+    text = text[:MAX_ORDER_CHARS].replace("\r\n", "\n")
+    own = _own_lines(_ATTRIBUTION.sub("", text))
     if not own:
         return ""
     message = ReplyMessage(text=own, languages=list(LANGUAGES), keep_hyphen_lists=True, _header_regex=_NEVER)

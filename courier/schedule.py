@@ -2,8 +2,9 @@
 
 Pure: nothing here reads the clock; every "now" is passed in. Times are aware datetimes. A deadline at
 "08:00" stays 08:00 local time across daylight-saving changes; a local time the clocks skip moves to
-the first instant after the jump. Durations ("12h") and reminders count real elapsed time except where
-a deadline is carried to another day, which keeps its local time of day.
+the first instant after the jump. A `duration` ("24h") and reminders count real elapsed time, so daily
+rounds by duration shift an hour in local time at a change (organisers who mind use `deadlines`); a
+deadline carried past excluded weekdays keeps its local time of day.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class ScheduleError(ValueError):
 
 # --- parsing ---------------------------------------------------------------------------------------
 
-_DURATION_PART = re.compile(r"(\d+)\s*(d|days?|h|hours?|hrs?|m|min|mins|minutes?)", re.IGNORECASE)
+_DURATION_PART = re.compile(r"(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m)", re.IGNORECASE)
 _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60}
 
 
@@ -41,7 +42,7 @@ def parse_duration(text: str) -> timedelta:
     cleaned = text.strip()
     parts = list(_DURATION_PART.finditer(cleaned))
     if not cleaned or _DURATION_PART.sub("", cleaned).strip(" ,") or not parts:
-        raise ScheduleError(f"{text!r} is not a duration; write e.g. 12h, 90m, 2d or 1d 12h")
+        raise ScheduleError(f"{cleaned!r} is not a duration; write e.g. 12h, 90m, 2d or 1d 12h")
     seconds = sum(int(p.group(1)) * _UNIT_SECONDS[p.group(2)[0].lower()] for p in parts)
     return timedelta(seconds=seconds)
 
@@ -123,31 +124,30 @@ class Schedule:
         if self.start is None:
             return now
         if self.start > now or self.next_deadline(self.start) > now:
-            return self.start
+            return self.start.astimezone(UTC)
         return now
 
     def next_deadline(self, opened_at: datetime) -> datetime:
-        """The first deadline strictly after a phase opened, on an allowed weekday."""
+        """The first deadline strictly after a phase opened, on an allowed weekday. In UTC: an aware
+        time in a repeated local hour never compares equal (==) to one in another zone."""
         local = opened_at.astimezone(self.timezone)
         if self.deadlines:
-            return self._next_listed_time(local)
-        naive = local.replace(tzinfo=None) + self.duration
-        deadline = _localize(naive, self.timezone)
-        if deadline <= opened_at:  # wall-clock sum landed in a repeated hour: count elapsed time
-            deadline = (opened_at.astimezone(UTC) + self.duration).astimezone(self.timezone)
+            return self._next_listed_time(local).astimezone(UTC)
+        deadline = (local.astimezone(UTC) + self.duration).astimezone(self.timezone)  # elapsed time
         while deadline.weekday() not in self.weekdays:  # same time of day on the next allowed day
             naive = deadline.replace(tzinfo=None) + timedelta(days=1)
             deadline = _localize(naive, self.timezone)
-        return deadline
+        return deadline.astimezone(UTC)
 
     def _next_listed_time(self, local: datetime) -> datetime:
+        opened = local.astimezone(UTC)  # same-zone comparison ignores fold; UTC does not
         for days_ahead in range(8):
             day = local.date() + timedelta(days=days_ahead)
             if day.weekday() not in self.weekdays:
                 continue
             for at in self.deadlines:
                 candidate = _localize(datetime.combine(day, at), self.timezone)
-                if candidate > local:
+                if candidate.astimezone(UTC) > opened:
                     return candidate
         raise AssertionError("unreachable: at least one weekday is allowed")
 
@@ -235,7 +235,7 @@ def _deadlines(text: str) -> tuple[time, ...]:
 def _positive_duration(text: str) -> timedelta:
     duration = parse_duration(text)
     if duration <= timedelta(0):
-        raise ScheduleError(f"{text!r} is no time at all; a round needs e.g. 12h or 2d")
+        raise ScheduleError(f"{text.strip()!r} is no time at all; a round needs e.g. 12h or 2d")
     return duration
 
 

@@ -129,9 +129,11 @@ def ingest_mail(tick: Tick) -> None:
     for message in messages:
         headers = message_from_bytes(message.raw, policy=default_policy)
         message_id = str(headers.get("Message-ID", "") or "").strip()
+        # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
+        received = min(message.received_at or tick.now, tick.now)
         tick.journal.add_input(
-            source="mail", source_id=message.source_id, message_id=message_id,
-            received_at=message.received_at or tick.now, raw=message.raw,
+            source="mail", source_id=message.source_id, message_id=message_id, received_at=received,
+            raw=message.raw,
         )
         faults.checkpoint("ingest.journalled")
         tick.inbox.mark_processed(message.source_id)
@@ -168,7 +170,13 @@ def start_games(tick: Tick) -> None:
             continue
         seed = loaded.fixed_seed or secrets.token_hex(16)
         names = [p.name for p in config.players]
-        state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))
+        try:
+            state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))
+        except ValueError as e:  # the rules refuse these players or options: the organiser's to fix
+            problem = f"game {game_id} cannot start: {e}"
+            tick.problem(problem)
+            tick.tell_organiser(game_id, loaded.organiser, problem)
+            continue
         row = GameRow(
             id=game_id, ruleset=config.ruleset.name, seed=seed,
             setup={"players": names, "options": config.options},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import email
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
@@ -63,6 +63,7 @@ class Table:
         write_config(root / "truce-1.xlsx", config, players)
         self.deployment: Deployment = load_deployment(root / "courier.toml")
         self.count = 0
+        self.clock = datetime(2026, 12, 1, tzinfo=LONDON)  # mail is delivered just after the last tick
 
     def mail(self, sender: str, body: str, *, subject: str = "[truce-1] orders", headers: dict[str, str] | None = None,
              sender_name: str = "") -> str:
@@ -75,13 +76,14 @@ class Table:
         for key, value in (headers or {}).items():
             message[key] = value
         message.set_content(body)
-        deliver(self.root / "mail" / "inbox", message.as_bytes())
+        deliver(self.root / "mail" / "inbox", message.as_bytes(), at=self.clock + timedelta(minutes=1))
         return str(message["Message-ID"])
 
     def order(self, name: str, body: str, **kw: str) -> str:
         return self.mail(address(name), body, **kw)
 
     def tick(self, when: datetime) -> list[str]:
+        self.clock = when
         return run_tick(self.deployment, now=when)
 
     def sent(self, name: str | None = None) -> list[EmailMessage]:

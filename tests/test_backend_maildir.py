@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mailbox
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -40,12 +41,13 @@ def test_delivered_message_is_fetched_byte_for_byte(tmp_path: Path) -> None:
     inbox = MaildirInbox(tmp_path)
     raw = _message("orders") + "Grüße\r\n".encode()
 
-    key = deliver(tmp_path, raw)
+    delivered = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+    key = deliver(tmp_path, raw, at=delivered)
 
     [message] = inbox.fetch_new()
     assert message.source_id == f"maildir:{key}"
     assert message.raw == raw
-    assert message.received_at is None
+    assert message.received_at == delivered  # the delivery time decides the round, not the tick
     assert list((tmp_path / "tmp").iterdir()) == []  # written in tmp/, then renamed into new/
     assert [p.name for p in (tmp_path / "new").iterdir()] == [key]
 

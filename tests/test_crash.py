@@ -32,6 +32,7 @@ def tick_process(table: Table, when: str, crash_at: str | None) -> int:
 def test_crash_then_clean_tick_loses_nothing(make_table: Callable[..., Table], point: str) -> None:
     table = make_table()
     assert tick_process(table, at(0, 8, 5).isoformat(), None) == 0
+    table.clock = at(0, 8, 5)
     orders = {"Agatha": "loot", "Barney": "attack Agatha", "Celeste": "support Barney", "Darcy": "defend"}
     for name, text in orders.items():
         table.order(name, text)

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
 
 ORDERS = {"Agatha": "attack Celeste", "Barney": "support Agatha", "Celeste": "loot", "Darcy": "defend"}
-OTHER = {"Agatha": "gift 1 to Darcy\nloot", "Barney": "attack Darcy", "Celeste": "support Barney",
+OTHER = {"Agatha": "defend", "Barney": "attack Darcy", "Celeste": "support Barney",
          "Darcy": "pass"}
 SECRETS = {name: f"s3cret-{name.lower()}" for name in PLAYERS}
 
@@ -40,8 +40,6 @@ def play(root: Path, orders: dict[str, str]) -> Table:
 def test_pending_orders_reach_only_their_author(tmp_path: Path, author: str) -> None:
     one = play(tmp_path / "one", ORDERS)
     two = play(tmp_path / "two", {**ORDERS, author: OTHER[author]})
-    if author == "Agatha":  # a gift is public on receipt, by the rules: announced to everyone
-        pytest.skip("Agatha's variant is a public gift")
     assert sheet_cells(one) == sheet_cells(two)
     for other in PLAYERS:
         if other != author:
@@ -49,9 +47,9 @@ def test_pending_orders_reach_only_their_author(tmp_path: Path, author: str) -> 
     assert mailbox(one, author) != mailbox(two, author)  # the receipt echoes the author's own orders
 
 
-def test_gifts_are_the_public_exception(tmp_path: Path) -> None:
+def test_gifts_are_the_public_exception_announced_to_all(tmp_path: Path) -> None:
     one = play(tmp_path / "one", ORDERS)
-    two = play(tmp_path / "two", {**ORDERS, "Agatha": OTHER["Agatha"]})
+    two = play(tmp_path / "two", {**ORDERS, "Agatha": "gift 1 to Darcy\nloot"})
     assert mailbox(one, "Barney") != mailbox(two, "Barney")
     assert any("Agatha" in text_of(m) and "Darcy" in text_of(m) for m in two.sent("Barney"))
 

@@ -133,10 +133,10 @@ def test_early_resolution_when_everyone_wrote(make_table: Callable[..., Table]) 
     table = make_table({"early_resolution": "yes", "settle": "10m"})
     table.tick(at(0, 8, 5))
     for name in PLAYERS:
-        table.order(name, "pass")
-    table.tick(at(0, 9))
-    assert not any("results" in s for s in subjects(table, "Darcy"))
-    table.tick(at(0, 9, 15))
+        table.order(name, "pass")  # delivered at 08:06
+    table.tick(at(0, 8, 10))
+    assert not any("results" in s for s in subjects(table, "Darcy"))  # settling: others may amend
+    table.tick(at(0, 8, 20))
     assert any("Round 1 of 3: results" in s for s in subjects(table, "Darcy"))
 
 
@@ -231,3 +231,13 @@ def test_gifts_are_announced_to_everyone_at_once(make_table: Callable[..., Table
     table.tick(at(0, 9))
     for name in PLAYERS:
         assert any("Darcy" in text_of(m) and "gift" in text_of(m).lower() for m in table.sent(name)), name
+
+
+def test_a_game_the_rules_refuse_tells_the_organiser(make_table: Callable[..., Table]) -> None:
+    table = make_table(players=["Agatha", "Barney"])  # Truce needs three
+    problems = table.tick(at(0, 9))
+    assert problems and "at least 3 players" in problems[0]
+    table.tick(at(0, 9, 5))
+    (notice,) = table.sent("organiser@courier.test")
+    assert "at least 3 players" in text_of(notice)
+    assert table.sent("Agatha") == []

@@ -13,8 +13,8 @@ from typing import Protocol
 @dataclass(frozen=True)
 class RawMessage:
     """One message as it came in. ``source_id`` is stable for this message in this inbox
-    (a Maildir key, or ``imap:<folder>:<uidvalidity>:<uid>``); ``received_at`` is the server's
-    own receipt time when it has one (IMAP INTERNALDATE), else ``None`` (the tick uses its clock)."""
+    (a Maildir key, or ``imap:<folder>:<uidvalidity>:<uid>``); ``received_at`` is when the mail
+    reached us (a Maildir file's mtime, IMAP INTERNALDATE), else ``None`` (the tick uses its clock)."""
 
     source_id: str
     raw: bytes

@@ -11,6 +11,7 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from courier.backends.base import RawMessage
@@ -32,10 +33,16 @@ class _Entry:
     flags: str  # "" for new/, else the letters after ":2,"
 
 
-def deliver(path: Path, raw: bytes) -> str:
-    """Drop ``raw`` into ``path``'s new/ the Maildir way (write in tmp/, then rename); returns the key."""
+def deliver(path: Path, raw: bytes, *, at: datetime | None = None) -> str:
+    """Drop ``raw`` into ``path``'s new/ the Maildir way (write in tmp/, then rename); returns the key.
+
+    ``at`` sets the delivery time (the file's mtime), as a simulated clock needs."""
     _ensure_maildir(Path(path))
-    return mailbox.Maildir(path, factory=None).add(raw)
+    key = mailbox.Maildir(path, factory=None).add(raw)
+    if at is not None:
+        stamp = at.timestamp()
+        os.utime(Path(path) / "new" / key, (stamp, stamp))
+    return key
 
 
 def _ensure_maildir(path: Path) -> None:
@@ -72,9 +79,12 @@ class MaildirInbox:
         for entry in sorted(self._unprocessed(), key=lambda e: (_delivery_time(e), e.key)):
             try:
                 raw = entry.file.read_bytes()
+                # The MTA wrote the file on delivery: its mtime is when the mail reached us, which
+                # decides the round an order counts for, however late the tick that reads it.
+                delivered = datetime.fromtimestamp(entry.file.stat().st_mtime, UTC)
             except FileNotFoundError:  # marked or removed since we listed it
                 continue
-            messages.append(RawMessage(source_id=SOURCE_PREFIX + entry.key, raw=raw))
+            messages.append(RawMessage(source_id=SOURCE_PREFIX + entry.key, raw=raw, received_at=delivered))
         return messages
 
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:

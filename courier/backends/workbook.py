@@ -84,6 +84,7 @@ EXAMPLE_CONFIG = (
 EXAMPLE_PLAYERS = (
     ("Alice Example", "alice@example.org", "Alice", "", ""),
     ("Bob Example", "bob@example.org", "Bob", "", ""),
+    ("Carol Example", "carol@example.org", "Carol", "", ""),
 )
 
 _SERIAL_EPOCH = datetime(1899, 12, 30)  # day 0 of spreadsheet serial dates (Lotus 1-2-3 leap-year bug)

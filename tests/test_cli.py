@@ -1,0 +1,125 @@
+"""The `courier` command as a user runs it: real subprocesses, real files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from email import message_from_bytes
+from email.policy import default
+
+from tests.conftest import Table, at, text_of
+
+REQUEST = {
+    "state": {"round": 1, "rounds": 2, "stash": 2, "players": [
+        {"name": "Agatha", "supply": 3, "spoils": 0}, {"name": "Barney", "supply": 3, "spoils": 0},
+        {"name": "Celeste", "supply": 3, "spoils": 0}]},
+    "orders": {"Agatha": "loot", "Barney": "attack agatha", "Celeste": "support Barney"},
+    "seed": "s",
+}
+
+
+def courier(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "courier", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, cwd=cwd)
+
+
+def test_resolve_one_request() -> None:
+    done = courier("resolve", "truce", stdin=json.dumps(REQUEST))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    supply = {p["name"]: p["supply"] for p in answer["state"]["players"]}
+    assert supply == {"Agatha": 2, "Barney": 6, "Celeste": 3}  # 1 from Agatha's Supply + her 2 Spoils
+    assert answer["state"]["round"] == 2 and answer["state"]["stash"] == 1
+
+
+def test_resolve_json_lines_answers_each_line() -> None:
+    lines = "\n".join([json.dumps(REQUEST), json.dumps({"nonsense": True}), json.dumps(REQUEST)])
+    done = courier("resolve", "truce", stdin=lines)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 3
+    assert "error" in answers[1] and "state" in answers[0] and "state" in answers[2]
+    assert done.returncode == 1
+
+
+def test_unknown_game_is_one_clear_line() -> None:
+    done = courier("resolve", "chess", stdin="{}")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("courier: unknown game 'chess'")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_missing_config_is_one_clear_line(tmp_path: Path) -> None:
+    done = courier("tick", "--config", str(tmp_path / "nope.toml"))
+    assert done.returncode == 2
+    assert "no such config file" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_init_writes_a_starter_that_ticks(tmp_path: Path) -> None:
+    done = courier("init", "--dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "courier.toml").exists() and (tmp_path / "truce-1.xlsx").exists()
+    assert "#" in (tmp_path / "courier.toml").read_text()  # commented
+    again = courier("init", "--dir", str(tmp_path))
+    assert again.stdout == ""  # never overwrites
+    tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
+    assert tick.returncode == 0, tick.stderr
+
+
+def test_status_dry_run_and_replay(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    config = str(table.deployment.path)
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    table.tick(at(0, 9))
+    dry = courier("tick", "--config", config, "--dry-run", "--now", at(0, 20, 5).isoformat())
+    assert dry.returncode == 0, dry.stderr
+    assert "Round 1 of 3: results" in dry.stdout and "To: agatha@players.test" in dry.stdout
+    status = courier("status", "--config", config)
+    assert "truce-1" in status.stdout and "Round 1 of 3" in status.stdout
+    assert "Barney" in status.stdout and "Agatha" not in status.stdout.split("Round 1 of 3")[1].split("\n")[0]
+    assert "outbox: 0 queued" in status.stdout
+    table.tick(at(0, 20, 5))  # the dry run resolved nothing: the real tick does it now
+    assert sum("results" in str(m["Subject"]) for m in table.sent("Agatha")) == 1
+    replay = courier("replay", "truce-1", "--config", config)
+    assert replay.returncode == 0, replay.stderr
+    assert "1 round(s) replayed, all reproduce" in replay.stdout
+
+
+def test_replay_detects_a_tampered_journal(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    table.tick(at(0, 20, 5))
+    journal = table.journal()
+    (after,) = journal.db.execute("SELECT state_after FROM rounds").fetchone()
+    forged = json.loads(after)
+    forged["stash"] += 5
+    with journal.transaction() as db:
+        db.execute("UPDATE rounds SET state_after = ?", (json.dumps(forged),))
+    journal.close()
+    replay = courier("replay", "truce-1", "--config", str(table.deployment.path))
+    assert replay.returncode == 1
+    assert "state after differs" in replay.stderr
+
+
+def test_demo_plays_a_whole_game(tmp_path: Path) -> None:
+    done = courier("demo", "--dir", str(tmp_path / "demo"))
+    assert done.returncode == 0, done.stderr
+    assert "The public ledger" in done.stdout and "Emmett" in done.stdout
+    assert "every round reproduces" in done.stdout
+    sent = tmp_path / "demo" / "mail" / "sent"
+    assert sorted(p.name for p in sent.iterdir()) == [
+        f"{n}@demo.invalid" for n in ("agatha", "barney", "celeste", "darcy", "emmett")]
+    barney = [message_from_bytes(p.read_bytes(), policy=default) for p in (sent / "barney@demo.invalid").glob("*.eml")]
+    assert any("Did you mean “attack Agatha”?" in text_of(m) for m in barney)  # type: ignore[arg-type]
+
+
+def test_python_dash_m_courier_shows_help() -> None:
+    done = courier("--help")
+    assert done.returncode == 0
+    for command in ("tick", "demo", "status", "resolve", "replay", "init"):
+        assert command in done.stdout
