@@ -44,12 +44,18 @@ def _parser() -> argparse.ArgumentParser:
         return sub
 
     def with_config(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--config", type=Path, default=Path(os.environ.get("COURIER_CONFIG", DEFAULT_CONFIG)),
-                         help=f"deployment file (default: $COURIER_CONFIG or ./{DEFAULT_CONFIG})")
+        sub.add_argument(
+            "--config",
+            type=Path,
+            default=Path(os.environ.get("COURIER_CONFIG", DEFAULT_CONFIG)),
+            help=f"deployment file (default: $COURIER_CONFIG or ./{DEFAULT_CONFIG})",
+        )
 
     tick = command("tick", _tick, "collect orders, resolve due rounds, publish, send (run from cron)")
     with_config(tick)
-    tick.add_argument("--dry-run", action="store_true", help="render the mail this tick would send; change nothing")
+    tick.add_argument(
+        "--dry-run", action="store_true", help="render the mail this tick would send; change nothing"
+    )
     tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
     status = command("status", _status, "games, phases, deadlines, who is awaited, outbox backlog")
     with_config(status)

@@ -114,8 +114,17 @@ def _with_local_path(table: dict[str, Any], local: Any) -> dict[str, Any]:
 
 # Keys of the Config tab that the shell reads itself; every other key is a game option.
 SHELL_KEYS = frozenset(
-    {"game", "timezone", "start", "deadlines", "duration", "weekdays", "reminders", "early_resolution",
-     "settle"}
+    {
+        "game",
+        "timezone",
+        "start",
+        "deadlines",
+        "duration",
+        "weekdays",
+        "reminders",
+        "early_resolution",
+        "settle",
+    }
 )
 
 

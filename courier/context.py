@@ -46,8 +46,14 @@ class Tick:
     ) -> bool:
         """Put one composed mail in the outbox (inside the caller's transaction)."""
         return self.journal.queue(
-            db, key=key, message_id=str(message["Message-ID"]), game=game, kind=kind,
-            recipient=str(message["To"]), raw=message.as_bytes(), created_at=self.now,
+            db,
+            key=key,
+            message_id=str(message["Message-ID"]),
+            game=game,
+            kind=kind,
+            recipient=str(message["To"]),
+            raw=message.as_bytes(),
+            created_at=self.now,
         )
 
     def problem(self, text: str) -> None:
@@ -59,7 +65,9 @@ class Tick:
         digest = hashlib.sha256(problem.encode()).hexdigest()[:16]
         message = self.mailer.organiser(game_id, organiser, problem, key=f"organiser/{game_id}/{digest}")
         with self.journal.transaction() as db:
-            self.queue(db, key=f"organiser/{game_id}/{digest}", message=message, game=game_id, kind="organiser")
+            self.queue(
+                db, key=f"organiser/{game_id}/{digest}", message=message, game=game_id, kind="organiser"
+            )
 
 
 def rng_for(seed: str, *parts: str) -> random.Random:

@@ -50,8 +50,13 @@ seed = "courier demo"
 """
 
 CONFIG = {
-    "game": "truce", "rounds": "3", "timezone": "Europe/London", "start": "2026-12-01 08:00",
-    "deadlines": "20:00", "reminders": "12h, 1h", "early_resolution": "no",
+    "game": "truce",
+    "rounds": "3",
+    "timezone": "Europe/London",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "12h, 1h",
+    "early_resolution": "no",
 }
 PLAYERS = ["Agatha", "Barney", "Celeste", "Darcy", "Emmett"]
 

@@ -51,7 +51,9 @@ def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
 def _letter(tick: Tick, item: Input) -> Letter:
     if item.source == "form":
         body = json.loads(item.raw)
-        return Letter(body["email"], "", "", (body["game"],), body["orders"], body["secret"] or "", None, None)
+        return Letter(
+            body["email"], "", "", (body["game"],), body["orders"], body["secret"] or "", None, None
+        )
     mail = read_mail(item.raw)
     silent = mail.automatic
     if is_our_message_id(mail.message_id, tick.deployment.domain):
@@ -63,7 +65,7 @@ def _letter(tick: Tick, item: Input) -> Letter:
 
 def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
     playing = {gid: g for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)}
-    if not playing and tick.broken or any(tag in tick.broken for tag in letter.tags):
+    if (not playing and tick.broken) or any(tag in tick.broken for tag in letter.tags):
         return  # maybe a player of a game whose config is broken: keep it until the config is fixed
     if not playing:
         # Unregistered or spoofed: moves nothing, and we do not answer strangers (backscatter).
@@ -140,24 +142,44 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     earlier = standing_rows.get(player.name)
     standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else None, parsed)
     receipt = tick.mailer.receipt(
-        config, player, row=row, state=new_state, parsed=parsed, standing=standing,
-        in_reply_to=letter.message_id or None, key=f"receipt/{item.id}",
+        config,
+        player,
+        row=row,
+        state=new_state,
+        parsed=parsed,
+        standing=standing,
+        in_reply_to=letter.message_id or None,
+        key=f"receipt/{item.id}",
     )
     with journal.transaction() as db:
         journal.add_submission(
-            db, game=config.id, phase_key=row.phase_key, player=player.name, input_id=item.id,
-            received_at=item.received_at, text=text, parsed=parsed.to_json(), standing=standing.to_json(),
+            db,
+            game=config.id,
+            phase_key=row.phase_key,
+            player=player.name,
+            input_id=item.id,
+            received_at=item.received_at,
+            text=text,
+            parsed=parsed.to_json(),
+            standing=standing.to_json(),
         )
         journal.set_state(db, config.id, ruleset.to_json(new_state))
-        journal.settle_input(db, item.id, status="used", game=config.id, player=player.name,
-                             phase_key=row.phase_key)
+        journal.settle_input(
+            db, item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key
+        )
         tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt")
         for recipient in config.players if events else ():
-            notice = tick.mailer.notice(config, recipient, row=row, events=events,
-                                        key=f"notice/{item.id}/{recipient.name}")
+            notice = tick.mailer.notice(
+                config, recipient, row=row, events=events, key=f"notice/{item.id}/{recipient.name}"
+            )
             if notice is not None:
-                tick.queue(db, key=f"notice/{item.id}/{recipient.name}", message=notice, game=config.id,
-                           kind="notice")
+                tick.queue(
+                    db,
+                    key=f"notice/{item.id}/{recipient.name}",
+                    message=notice,
+                    game=config.id,
+                    kind="notice",
+                )
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
 
@@ -166,11 +188,18 @@ def _refuse(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, reason:
     """Tell the registered player why their mail was not used; the input is settled as ignored."""
     player = loaded.config.player_by_email(letter.sender)
     assert player is not None
-    message = tick.mailer.error(loaded.config, player, reason=reason, subject=letter.subject,
-                                in_reply_to=letter.message_id or None, key=f"error/{item.id}")
+    message = tick.mailer.error(
+        loaded.config,
+        player,
+        reason=reason,
+        subject=letter.subject,
+        in_reply_to=letter.message_id or None,
+        key=f"error/{item.id}",
+    )
     with tick.journal.transaction() as db:
-        Journal.settle_input(db, item.id, status="ignored", game=loaded.config.id, player=player.name,
-                             note=reason)
+        Journal.settle_input(
+            db, item.id, status="ignored", game=loaded.config.id, player=player.name, note=reason
+        )
         tick.queue(db, key=f"error/{item.id}", message=message, game=loaded.config.id, kind="error")
 
 

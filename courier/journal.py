@@ -174,8 +174,14 @@ class Journal:
 
     @staticmethod
     def settle_input(
-        db: sqlite3.Connection, input_id: int, *, status: str, game: str | None = None,
-        player: str | None = None, phase_key: str | None = None, note: str = "",
+        db: sqlite3.Connection,
+        input_id: int,
+        *,
+        status: str,
+        game: str | None = None,
+        player: str | None = None,
+        phase_key: str | None = None,
+        note: str = "",
     ) -> None:
         db.execute(
             "UPDATE inputs SET status = ?, game = ?, player = ?, phase_key = ?, note = ? WHERE id = ?",
@@ -195,8 +201,15 @@ class Journal:
         opened = _dt(row[6])
         assert opened is not None
         return GameRow(
-            row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], opened,
-            _dt(row[7]), bool(row[8]),
+            row[0],
+            row[1],
+            row[2],
+            json.loads(row[3]),
+            json.loads(row[4]),
+            row[5],
+            opened,
+            _dt(row[7]),
+            bool(row[8]),
         )
 
     def games(self) -> list[GameRow]:
@@ -209,21 +222,40 @@ class Journal:
             "INSERT INTO games (id, ruleset, seed, setup, state, phase_key, opened_at, deadline, finished)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
             (
-                game.id, game.ruleset, game.seed, json.dumps(game.setup), json.dumps(game.state),
-                game.phase_key, _ts(game.opened_at), game.deadline and _ts(game.deadline),
+                game.id,
+                game.ruleset,
+                game.seed,
+                json.dumps(game.setup),
+                json.dumps(game.state),
+                game.phase_key,
+                _ts(game.opened_at),
+                game.deadline and _ts(game.deadline),
                 int(game.finished),
             ),
         )
 
     @staticmethod
     def update_game(
-        db: sqlite3.Connection, game_id: str, *, state: dict[str, Any], phase_key: str,
-        opened_at: datetime, deadline: datetime | None, finished: bool,
+        db: sqlite3.Connection,
+        game_id: str,
+        *,
+        state: dict[str, Any],
+        phase_key: str,
+        opened_at: datetime,
+        deadline: datetime | None,
+        finished: bool,
     ) -> None:
         db.execute(
             "UPDATE games SET state = ?, phase_key = ?, opened_at = ?, deadline = ?, finished = ?"
             " WHERE id = ?",
-            (json.dumps(state), phase_key, _ts(opened_at), deadline and _ts(deadline), int(finished), game_id),
+            (
+                json.dumps(state),
+                phase_key,
+                _ts(opened_at),
+                deadline and _ts(deadline),
+                int(finished),
+                game_id,
+            ),
         )
 
     @staticmethod
@@ -234,13 +266,30 @@ class Journal:
 
     @staticmethod
     def add_submission(
-        db: sqlite3.Connection, *, game: str, phase_key: str, player: str, input_id: int,
-        received_at: datetime, text: str, parsed: dict[str, Any], standing: dict[str, Any],
+        db: sqlite3.Connection,
+        *,
+        game: str,
+        phase_key: str,
+        player: str,
+        input_id: int,
+        received_at: datetime,
+        text: str,
+        parsed: dict[str, Any],
+        standing: dict[str, Any],
     ) -> None:
         db.execute(
             "INSERT INTO submissions (game, phase_key, player, input_id, received_at, text, parsed, standing)"
             " VALUES (?,?,?,?,?,?,?,?)",
-            (game, phase_key, player, input_id, _ts(received_at), text, json.dumps(parsed), json.dumps(standing)),
+            (
+                game,
+                phase_key,
+                player,
+                input_id,
+                _ts(received_at),
+                text,
+                json.dumps(parsed),
+                json.dumps(standing),
+            ),
         )
 
     def standing(self, game: str, phase_key: str) -> dict[str, tuple[dict[str, Any], datetime]]:
@@ -264,8 +313,14 @@ class Journal:
 
     @staticmethod
     def record_round(
-        db: sqlite3.Connection, *, game: str, phase_key: str, resolved_at: datetime,
-        state_before: dict[str, Any], submissions: dict[str, Any], state_after: dict[str, Any],
+        db: sqlite3.Connection,
+        *,
+        game: str,
+        phase_key: str,
+        resolved_at: datetime,
+        state_before: dict[str, Any],
+        submissions: dict[str, Any],
+        state_after: dict[str, Any],
         events: list[dict[str, Any]],
     ) -> bool:
         """Claim and record a round. False (and nothing written) if it was resolved before."""
@@ -273,8 +328,13 @@ class Journal:
             "INSERT OR IGNORE INTO rounds (game, phase_key, resolved_at, state_before, submissions,"
             " state_after, events) VALUES (?,?,?,?,?,?,?)",
             (
-                game, phase_key, _ts(resolved_at), json.dumps(state_before), json.dumps(submissions),
-                json.dumps(state_after), json.dumps(events),
+                game,
+                phase_key,
+                _ts(resolved_at),
+                json.dumps(state_before),
+                json.dumps(submissions),
+                json.dumps(state_after),
+                json.dumps(events),
             ),
         )
         return cursor.rowcount == 1
@@ -287,7 +347,10 @@ class Journal:
         ).fetchall()
         keys = ("phase_key", "resolved_at", "state_before", "submissions", "state_after", "events")
         return [
-            {k: (json.loads(v) if k not in ("phase_key", "resolved_at") else v) for k, v in zip(keys, r)}
+            {
+                k: (json.loads(v) if k not in ("phase_key", "resolved_at") else v)
+                for k, v in zip(keys, r, strict=True)
+            }
             for r in rows
         ]
 
@@ -295,8 +358,15 @@ class Journal:
 
     @staticmethod
     def queue(
-        db: sqlite3.Connection, *, key: str, message_id: str, game: str | None, kind: str,
-        recipient: str, raw: bytes, created_at: datetime,
+        db: sqlite3.Connection,
+        *,
+        key: str,
+        message_id: str,
+        game: str | None,
+        kind: str,
+        recipient: str,
+        raw: bytes,
+        created_at: datetime,
     ) -> bool:
         """Queue one mail unless a mail with this key was ever queued. True if queued now."""
         cursor = db.execute(

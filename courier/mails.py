@@ -43,22 +43,41 @@ class Mailer:
 
     # --- building blocks --------------------------------------------------------------------------
 
-    def _common(self, config: GameConfig, player: Player, *, state: Any, deadline: datetime | None,
-                label: str | None = None) -> MailContext:
+    def _common(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        state: Any,
+        deadline: datetime | None,
+        label: str | None = None,
+    ) -> MailContext:
         ruleset = config.ruleset
         finished = ruleset.outcome(state) is not None
         return MailContext(
-            game_id=config.id, game_title=ruleset.title,
+            game_id=config.id,
+            game_title=ruleset.title,
             phase_label=label or ruleset.phase(state).label,
-            recipient_name=player.name, recipient_email=player.email,
+            recipient_name=player.name,
+            recipient_email=player.email,
             deadline_text=config.schedule.format_deadline(deadline) if deadline else "",
             order_template="" if finished else ruleset.order_template(state, player.name),
         )
 
-    def _send(self, kind: str, ctx: AnyContext, *, to: str, key: str, in_reply_to: str | None = None) -> EmailMessage:
+    def _send(
+        self, kind: str, ctx: AnyContext, *, to: str, key: str, in_reply_to: str | None = None
+    ) -> EmailMessage:
         return compose(
-            self.env, kind, ctx, sender=self.deployment.sender, reply_to=self.deployment.reply_to, to=to,
-            message_key=key, domain=self.deployment.domain, in_reply_to=in_reply_to, date=self.now,
+            self.env,
+            kind,
+            ctx,
+            sender=self.deployment.sender,
+            reply_to=self.deployment.reply_to,
+            to=to,
+            message_key=key,
+            domain=self.deployment.domain,
+            in_reply_to=in_reply_to,
+            date=self.now,
         )
 
     def _lines(self, config: GameConfig, events: Sequence[Event], player: str | None) -> list[str]:
@@ -66,7 +85,9 @@ class Mailer:
 
     # --- the kinds ----------------------------------------------------------------------------------
 
-    def welcome(self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str) -> EmailMessage:
+    def welcome(
+        self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str
+    ) -> EmailMessage:
         ctx = WelcomeContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
             players=[p.name for p in config.players],
@@ -75,28 +96,53 @@ class Mailer:
         )
         return self._send("welcome", ctx, to=player.email, key=f"{config.id}/welcome/{player.name}")
 
-    def receipt(self, config: GameConfig, player: Player, *, row: GameRow, state: Any, parsed: Submission,
-                standing: Submission, in_reply_to: str | None, key: str) -> EmailMessage:
+    def receipt(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        row: GameRow,
+        state: Any,
+        parsed: Submission,
+        standing: Submission,
+        in_reply_to: str | None,
+        key: str,
+    ) -> EmailMessage:
         ctx = ReceiptContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
-            orders=list(parsed.orders), errors=list(parsed.errors), notes=list(parsed.notes),
+            orders=list(parsed.orders),
+            errors=list(parsed.errors),
+            notes=list(parsed.notes),
             standing=list(standing.orders),
         )
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
-    def notice(self, config: GameConfig, player: Player, *, row: GameRow, events: Sequence[Event],
-               key: str) -> EmailMessage | None:
+    def notice(
+        self, config: GameConfig, player: Player, *, row: GameRow, events: Sequence[Event], key: str
+    ) -> EmailMessage | None:
         """Events that take effect on receipt (a Truce gift), announced to whoever may see them."""
         lines = self._lines(config, events, player.name)
         if not lines:
             return None
         state = config.ruleset.from_json(row.state)
-        ctx = NoticeContext(mail=self._common(config, player, state=state, deadline=row.deadline), lines=lines)
+        ctx = NoticeContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline), lines=lines
+        )
         return self._send("notice", ctx, to=player.email, key=key)
 
-    def report(self, config: GameConfig, player: Player, *, before: GameRow, after: GameRow, state: Any,
-               events: Sequence[Event], submissions: Mapping[str, Submission], outcome: Outcome | None,
-               key: str) -> EmailMessage:
+    def report(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        before: GameRow,
+        after: GameRow,
+        state: Any,
+        events: Sequence[Event],
+        submissions: Mapping[str, Submission],
+        outcome: Outcome | None,
+        key: str,
+    ) -> EmailMessage:
         ruleset = config.ruleset
         resolved_label = ruleset.phase(ruleset.from_json(before.state)).label
         public = self._lines(config, [e for e in events if e.public], player.name)
@@ -106,31 +152,58 @@ class Mailer:
         table = [[_text(r.get(h)) for h in headers] for r in rows]
         mail = self._common(config, player, state=state, deadline=after.deadline, label=resolved_label)
         common: dict[str, Any] = dict(
-            mail=mail, public_lines=public, private_lines=private, ledger_headers=headers, ledger_rows=table,
+            mail=mail,
+            public_lines=public,
+            private_lines=private,
+            ledger_headers=headers,
+            ledger_rows=table,
             next_phase_label="" if outcome else ruleset.phase(state).label,
         )
         if outcome is None:
             return self._send("report", ReportContext(**common), to=player.email, key=key)
         ctx = GameOverContext(
-            **common, winners=list(outcome.winners), ranking=[list(group) for group in outcome.ranking],
-            seed=after.seed, seed_hash=seed_hash(after.seed),
+            **common,
+            winners=list(outcome.winners),
+            ranking=[list(group) for group in outcome.ranking],
+            seed=after.seed,
+            seed_hash=seed_hash(after.seed),
         )
         return self._send("game_over", ctx, to=player.email, key=key)
 
-    def reminder(self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str) -> EmailMessage:
+    def reminder(
+        self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str
+    ) -> EmailMessage:
         ctx = ReminderContext(mail=self._common(config, player, state=state, deadline=row.deadline))
         return self._send("reminder", ctx, to=player.email, key=key)
 
-    def error(self, config: GameConfig, player: Player, *, reason: str, subject: str,
-              in_reply_to: str | None, key: str) -> EmailMessage:
-        mail = MailContext(game_id=config.id, game_title=config.ruleset.title, phase_label="",
-                           recipient_name=player.name, recipient_email=player.email)
+    def error(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        reason: str,
+        subject: str,
+        in_reply_to: str | None,
+        key: str,
+    ) -> EmailMessage:
+        mail = MailContext(
+            game_id=config.id,
+            game_title=config.ruleset.title,
+            phase_label="",
+            recipient_name=player.name,
+            recipient_email=player.email,
+        )
         ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=subject)
         return self._send("error", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
     def organiser(self, game_id: str | None, organiser: str, problem: str, *, key: str) -> EmailMessage:
-        mail = MailContext(game_id=game_id or "", game_title="Courier", phase_label="",
-                           recipient_name="organiser", recipient_email=organiser)
+        mail = MailContext(
+            game_id=game_id or "",
+            game_title="Courier",
+            phase_label="",
+            recipient_name="organiser",
+            recipient_email=organiser,
+        )
         return self._send("organiser", OrganiserContext(mail=mail, problem=problem), to=organiser, key=key)
 
 

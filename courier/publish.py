@@ -37,9 +37,15 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
     awaited = ruleset.awaiting(state)
     headers = list(rows[0]) if rows else ["Player"]
     table: list[list[Any]] = [
-        ["Game", row.id, "Phase", phase.label,
-         "Deadline", loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"],
-        headers + ["Orders in"],
+        [
+            "Game",
+            row.id,
+            "Phase",
+            phase.label,
+            "Deadline",
+            loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—",
+        ],
+        [*headers, "Orders in"],
     ]
     for entry in rows:
         name = entry.get("Player", "")

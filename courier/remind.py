@@ -11,7 +11,7 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
         return
     # A window that began before the round opened has nothing to remind of: the round's own
     # opening mail just went out.
-    due = [o for o in loaded.config.schedule.reminders_due(row.deadline, tick.now) if row.deadline - o > row.opened_at]
+    due = loaded.config.schedule.reminders_due(row.deadline, tick.now, opened_at=row.opened_at)
     if not due:
         return
     window = min(due)  # after an outage only the latest window's reminder is worth sending

@@ -50,8 +50,15 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
     return len(rounds), problems
 
 
-def _receive(ruleset: Any, state: Any, parsed: list[tuple[str, dict[str, Any]]], problems: list[Mismatch],
-             key: str, journal: Journal, game_id: str) -> Any:
+def _receive(
+    ruleset: Any,
+    state: Any,
+    parsed: list[tuple[str, dict[str, Any]]],
+    problems: list[Mismatch],
+    key: str,
+    journal: Journal,
+    game_id: str,
+) -> Any:
     texts = _texts(journal, game_id, key)
     for (player, recorded), text in zip(parsed, texts, strict=True):
         again = ruleset.parse(state, player, text)
@@ -67,20 +74,24 @@ def _texts(journal: Journal, game_id: str, key: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _defaults(journal: Journal, game_id: str, key: str,
-              submissions: dict[str, Submission]) -> Iterator[tuple[str, Submission]]:
+def _defaults(
+    journal: Journal, game_id: str, key: str, submissions: dict[str, Submission]
+) -> Iterator[tuple[str, Submission]]:
     wrote = journal.standing(game_id, key).keys()
     for player, submission in submissions.items():
         if player not in wrote:
             yield player, submission
 
 
-def _check_current(ruleset: Any, state: Any, row: GameRow, journal: Journal, problems: list[Mismatch]) -> None:
+def _check_current(
+    ruleset: Any, state: Any, row: GameRow, journal: Journal, problems: list[Mismatch]
+) -> None:
     """The open round: replaying its messages must give the state the journal holds now."""
     if row.finished:
         return
-    state = _receive(ruleset, state, journal.submissions(row.id, row.phase_key), problems, row.phase_key,
-                     journal, row.id)
+    state = _receive(
+        ruleset, state, journal.submissions(row.id, row.phase_key), problems, row.phase_key, journal, row.id
+    )
     _same(problems, row.phase_key, "current state", ruleset.to_json(state), row.state)
 
 

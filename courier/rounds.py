@@ -49,7 +49,9 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
         if player in standing:
             submissions[player] = Submission.from_json(standing[player][0])
         else:
-            submissions[player] = ruleset.default(state, player, rng_for(row.seed, row.phase_key, "default", player))
+            submissions[player] = ruleset.default(
+                state, player, rng_for(row.seed, row.phase_key, "default", player)
+            )
     return submissions
 
 
@@ -63,30 +65,64 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at)
     new_row = GameRow(
-        id=row.id, ruleset=row.ruleset, seed=row.seed, setup=row.setup,
-        state=ruleset.to_json(resolution.state), phase_key=next_phase.key, opened_at=at,
-        deadline=deadline, finished=outcome is not None,
+        id=row.id,
+        ruleset=row.ruleset,
+        seed=row.seed,
+        setup=row.setup,
+        state=ruleset.to_json(resolution.state),
+        phase_key=next_phase.key,
+        opened_at=at,
+        deadline=deadline,
+        finished=outcome is not None,
     )
     mails = [
-        (player, tick.mailer.report(config, player, before=row, after=new_row, state=resolution.state,
-                                    events=resolution.events, submissions=submissions, outcome=outcome,
-                                    key=f"{row.id}/{row.phase_key}/report/{player.name}"))
+        (
+            player,
+            tick.mailer.report(
+                config,
+                player,
+                before=row,
+                after=new_row,
+                state=resolution.state,
+                events=resolution.events,
+                submissions=submissions,
+                outcome=outcome,
+                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+            ),
+        )
         for player in config.players
     ]
     with tick.journal.transaction() as db:
         claimed = tick.journal.record_round(
-            db, game=row.id, phase_key=row.phase_key, resolved_at=at, state_before=row.state,
-            submissions={p: s.to_json() for p, s in submissions.items()}, state_after=new_row.state,
+            db,
+            game=row.id,
+            phase_key=row.phase_key,
+            resolved_at=at,
+            state_before=row.state,
+            submissions={p: s.to_json() for p, s in submissions.items()},
+            state_after=new_row.state,
             events=[event_to_json(e) for e in resolution.events],
         )
         if not claimed:  # resolved before (impossible unless two journals diverged): change nothing
             log.error("%s %s was already resolved; not resolving it again", row.id, row.phase_key)
             return
-        tick.journal.update_game(db, row.id, state=new_row.state, phase_key=new_row.phase_key,
-                                 opened_at=at, deadline=deadline, finished=new_row.finished)
+        tick.journal.update_game(
+            db,
+            row.id,
+            state=new_row.state,
+            phase_key=new_row.phase_key,
+            opened_at=at,
+            deadline=deadline,
+            finished=new_row.finished,
+        )
         for player, message in mails:
             kind = "game_over" if outcome else "report"
-            tick.queue(db, key=f"{row.id}/{row.phase_key}/report/{player.name}", message=message,
-                       game=row.id, kind=kind)
+            tick.queue(
+                db,
+                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+                message=message,
+                game=row.id,
+                kind=kind,
+            )
     log.info("%s: resolved %s%s", row.id, row.phase_key, " (game over)" if outcome else "")
     faults.checkpoint("resolve.committed")

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import logging
 from email import message_from_bytes
-from email.message import EmailMessage
 from email.policy import default as default_policy
-from typing import cast
 
 from courier import faults
 from courier.backends.base import PermanentError, RateLimited, TransientError
@@ -19,7 +17,7 @@ log = logging.getLogger(__name__)
 
 def drain_outbox(tick: Tick) -> None:
     for row in tick.journal.queued():
-        message = cast(EmailMessage, message_from_bytes(row.raw, policy=default_policy))
+        message = message_from_bytes(row.raw, policy=default_policy)
         faults.checkpoint("send.before")
         try:
             tick.transport.send(message)

@@ -17,16 +17,22 @@ def status_table(deployment: Deployment) -> str:
             state = ruleset.from_json(game.state)
             written = journal.standing(game.id, game.phase_key).keys()
             awaited = sorted(ruleset.awaiting(state) - written)
-            rows.append([
-                game.id, ruleset.title, "finished" if game.finished else ruleset.phase(state).label,
-                game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
-                ", ".join(awaited) or "—",
-            ])
+            rows.append(
+                [
+                    game.id,
+                    ruleset.title,
+                    "finished" if game.finished else ruleset.phase(state).label,
+                    game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
+                    ", ".join(awaited) or "—",
+                ]
+            )
         configured = {g.id for g in deployment.games} - {r[0] for r in rows}
         rows.extend([gid, "?", "not started", "—", "—"] for gid in sorted(configured))
         counts = journal.outbox_counts()
     finally:
         journal.close()
     table = format_columns(rows, ["game", "kind", "phase", "deadline", "awaiting orders from"])
-    backlog = f"outbox: {counts.get('queued', 0)} queued, {counts.get('sent', 0)} sent, {counts.get('failed', 0)} failed"
+    backlog = "outbox: {} queued, {} sent, {} failed".format(
+        counts.get("queued", 0), counts.get("sent", 0), counts.get("failed", 0)
+    )
     return f"{table}\n\n{backlog}" if rows else f"no games yet\n\n{backlog}"

@@ -8,7 +8,7 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from email import message_from_bytes
@@ -48,8 +48,13 @@ def run_lock(path: Path) -> Iterator[bool]:
 
 
 def run_tick(
-    deployment: Deployment, *, now: datetime, inbox: Inbox | None = None,
-    transport: Transport | None = None, send: bool = True, publish: bool = True,
+    deployment: Deployment,
+    *,
+    now: datetime,
+    inbox: Inbox | None = None,
+    transport: Transport | None = None,
+    send: bool = True,
+    publish: bool = True,
 ) -> list[str]:
     """Run one tick. Returns the problems met (empty when all went well)."""
     with run_lock(deployment.lock_path) as held:
@@ -76,22 +81,22 @@ def _steps(tick: Tick, *, send: bool) -> None:
     ingest_forms(tick)
     start_games(tick)
     interpret_inputs(tick, before_deadlines=True)
-    for game_id, loaded in tick.games.items():
-        _each_game(tick, game_id, lambda: resolve_due(tick, loaded))
+    _each_game(tick, resolve_due)
     interpret_inputs(tick, before_deadlines=False)
-    for game_id, loaded in tick.games.items():
-        _each_game(tick, game_id, lambda: send_reminders(tick, loaded))
-        if tick.publish:
-            _each_game(tick, game_id, lambda: publish_game(tick, loaded))
+    _each_game(tick, send_reminders)
+    if tick.publish:
+        _each_game(tick, publish_game)
     if send:
         drain_outbox(tick)
 
 
-def _each_game(tick: Tick, game_id: str, step: object) -> None:
-    try:
-        step()  # type: ignore[operator]
-    except (BackendError, ConfigError) as e:
-        tick.problem(f"game {game_id}: {e}")
+def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
+    """Run one step for every game; a backend or config problem in one game spares the others."""
+    for game_id, loaded in tick.games.items():
+        try:
+            step(tick, loaded)
+        except (BackendError, ConfigError) as e:
+            tick.problem(f"game {game_id}: {e}")
 
 
 # --- config ---------------------------------------------------------------------------------------
@@ -132,7 +137,10 @@ def ingest_mail(tick: Tick) -> None:
         # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
         received = min(message.received_at or tick.now, tick.now)
         tick.journal.add_input(
-            source="mail", source_id=message.source_id, message_id=message_id, received_at=received,
+            source="mail",
+            source_id=message.source_id,
+            message_id=message_id,
+            received_at=received,
             raw=message.raw,
         )
         faults.checkpoint("ingest.journalled")
@@ -145,14 +153,19 @@ def ingest_forms(tick: Tick) -> None:
     for game_id, loaded in tick.games.items():
         for response in loaded.snapshot.responses:
             body = {
-                "game": response.game.strip() or game_id, "email": response.email.strip().lower(),
-                "orders": response.orders, "secret": response.secret,
+                "game": response.game.strip() or game_id,
+                "email": response.email.strip().lower(),
+                "orders": response.orders,
+                "secret": response.secret,
                 "timestamp": response.timestamp.isoformat(),
             }
             digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
             key = f"form:{game_id}:{response.timestamp.isoformat()}:{body['email']}:{digest}"
             tick.journal.add_input(
-                source="form", source_id=key, message_id=key, received_at=response.timestamp,
+                source="form",
+                source_id=key,
+                message_id=key,
+                received_at=response.timestamp,
                 raw=json.dumps(body).encode(),
             )
 
@@ -178,16 +191,22 @@ def start_games(tick: Tick) -> None:
             tick.tell_organiser(game_id, loaded.organiser, problem)
             continue
         row = GameRow(
-            id=game_id, ruleset=config.ruleset.name, seed=seed,
+            id=game_id,
+            ruleset=config.ruleset.name,
+            seed=seed,
             setup={"players": names, "options": config.options},
-            state=config.ruleset.to_json(state), phase_key=config.ruleset.phase(state).key,
-            opened_at=opened_at, deadline=config.schedule.next_deadline(opened_at), finished=False,
+            state=config.ruleset.to_json(state),
+            phase_key=config.ruleset.phase(state).key,
+            opened_at=opened_at,
+            deadline=config.schedule.next_deadline(opened_at),
+            finished=False,
         )
         with tick.journal.transaction() as db:
             tick.journal.create_game(db, row)
             for player in config.players:
                 message = tick.mailer.welcome(config, player, state, row, seed)
-                tick.queue(db, key=f"{game_id}/welcome/{player.name}", message=message, game=game_id,
-                           kind="welcome")
+                tick.queue(
+                    db, key=f"{game_id}/welcome/{player.name}", message=message, game=game_id, kind="welcome"
+                )
         log.info("game %s started, first deadline %s", game_id, row.deadline)
         faults.checkpoint("start.committed")

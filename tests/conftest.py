@@ -48,8 +48,12 @@ seed = "test seed"
 """
 
 BASE_CONFIG = {
-    "game": "truce", "rounds": "3", "timezone": "Europe/London", "start": "2026-12-01 08:00",
-    "deadlines": "20:00", "reminders": "12h, 1h",
+    "game": "truce",
+    "rounds": "3",
+    "timezone": "Europe/London",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "12h, 1h",
 }
 
 
@@ -65,8 +69,15 @@ class Table:
         self.count = 0
         self.clock = datetime(2026, 12, 1, tzinfo=LONDON)  # mail is delivered just after the last tick
 
-    def mail(self, sender: str, body: str, *, subject: str = "[truce-1] orders", headers: dict[str, str] | None = None,
-             sender_name: str = "") -> str:
+    def mail(
+        self,
+        sender: str,
+        body: str,
+        *,
+        subject: str = "[truce-1] orders",
+        headers: dict[str, str] | None = None,
+        sender_name: str = "",
+    ) -> str:
         self.count += 1
         message = EmailMessage()
         message["From"] = f"{sender_name} <{sender}>" if sender_name else sender
@@ -79,8 +90,15 @@ class Table:
         deliver(self.root / "mail" / "inbox", message.as_bytes(), at=self.clock + timedelta(minutes=1))
         return str(message["Message-ID"])
 
-    def order(self, name: str, body: str, **kw: str) -> str:
-        return self.mail(address(name), body, **kw)
+    def order(
+        self,
+        name: str,
+        body: str,
+        *,
+        subject: str = "[truce-1] orders",
+        headers: dict[str, str] | None = None,
+    ) -> str:
+        return self.mail(address(name), body, subject=subject, headers=headers)
 
     def tick(self, when: datetime) -> list[str]:
         self.clock = when
@@ -91,9 +109,14 @@ class Table:
         base = self.root / "mail" / "sent"
         if not base.exists():
             return []
-        folders = [base / (address(name) if name and "@" not in name else name)] if name else list(base.iterdir())
-        files = sorted((f for d in folders if d.exists() for f in d.glob("*.eml")), key=lambda p: (p.stat().st_mtime_ns, p.name))
-        return [email.message_from_bytes(f.read_bytes(), policy=default_policy) for f in files]  # type: ignore[misc]
+        folders = (
+            [base / (address(name) if name and "@" not in name else name)] if name else list(base.iterdir())
+        )
+        files = sorted(
+            (f for d in folders if d.exists() for f in d.glob("*.eml")),
+            key=lambda p: (p.stat().st_mtime_ns, p.name),
+        )
+        return [email.message_from_bytes(f.read_bytes(), policy=default_policy) for f in files]
 
     def journal(self) -> Journal:
         return Journal(self.deployment.journal_path)
@@ -107,9 +130,14 @@ def text_of(message: EmailMessage) -> str:
 
 @pytest.fixture
 def make_table(tmp_path: Path) -> Callable[..., Table]:
-    def make(config: dict[str, str] | None = None, players: list[str] | None = None,
-             secrets: dict[str, str] | None = None) -> Table:
-        rows = [{"name": n, "email": address(n), "secret": (secrets or {}).get(n, "")} for n in players or PLAYERS]
+    def make(
+        config: dict[str, str] | None = None,
+        players: list[str] | None = None,
+        secrets: dict[str, str] | None = None,
+    ) -> Table:
+        rows = [
+            {"name": n, "email": address(n), "secret": (secrets or {}).get(n, "")} for n in players or PLAYERS
+        ]
         return Table(tmp_path, {**BASE_CONFIG, **(config or {})}, rows)
 
     return make

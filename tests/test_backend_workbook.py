@@ -64,12 +64,16 @@ def test_init_creates_every_tab_with_headers_and_examples(tmp_path: Path) -> Non
     ]
     assert all(row[2] for row in config[1:])  # every setting is explained
     assert _values(path, "Players")[0] == ["Name", "Email", "Nickname", "Role", "Secret"]
-    assert len(_values(path, "Players")) == 3
+    assert len(_values(path, "Players")) == 4  # headers and three players: the fewest Truce allows
     assert _values(path, "Form Responses 1") == [["Timestamp", "Email Address", "Game", "Orders", "Secret"]]
 
     snapshot = XlsxWorkbook(path).read()
     assert snapshot.config["rounds"] == "10"
-    assert [p["email"] for p in snapshot.players] == ["alice@example.org", "bob@example.org"]
+    assert [p["email"] for p in snapshot.players] == [
+        "alice@example.org",
+        "bob@example.org",
+        "carol@example.org",
+    ]
     assert snapshot.responses == []
 
 

@@ -6,25 +6,37 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
-
 from email import message_from_bytes
 from email.policy import default
+from pathlib import Path
 
 from tests.conftest import Table, at, text_of
 
 REQUEST = {
-    "state": {"round": 1, "rounds": 2, "stash": 2, "players": [
-        {"name": "Agatha", "supply": 3, "spoils": 0}, {"name": "Barney", "supply": 3, "spoils": 0},
-        {"name": "Celeste", "supply": 3, "spoils": 0}]},
+    "state": {
+        "round": 1,
+        "rounds": 2,
+        "stash": 2,
+        "players": [
+            {"name": "Agatha", "supply": 3, "spoils": 0},
+            {"name": "Barney", "supply": 3, "spoils": 0},
+            {"name": "Celeste", "supply": 3, "spoils": 0},
+        ],
+    },
     "orders": {"Agatha": "loot", "Barney": "attack agatha", "Celeste": "support Barney"},
     "seed": "s",
 }
 
 
 def courier(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "courier", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "courier", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 def test_resolve_one_request() -> None:
@@ -113,9 +125,13 @@ def test_demo_plays_a_whole_game(tmp_path: Path) -> None:
     assert "every round reproduces" in done.stdout
     sent = tmp_path / "demo" / "mail" / "sent"
     assert sorted(p.name for p in sent.iterdir()) == [
-        f"{n}@demo.invalid" for n in ("agatha", "barney", "celeste", "darcy", "emmett")]
-    barney = [message_from_bytes(p.read_bytes(), policy=default) for p in (sent / "barney@demo.invalid").glob("*.eml")]
-    assert any("Did you mean “attack Agatha”?" in text_of(m) for m in barney)  # type: ignore[arg-type]
+        f"{n}@demo.invalid" for n in ("agatha", "barney", "celeste", "darcy", "emmett")
+    ]
+    barney = [
+        message_from_bytes(p.read_bytes(), policy=default)
+        for p in (sent / "barney@demo.invalid").glob("*.eml")
+    ]
+    assert any("Did you mean “attack Agatha”?" in text_of(m) for m in barney)
 
 
 def test_python_dash_m_courier_shows_help() -> None:

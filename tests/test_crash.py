@@ -17,8 +17,15 @@ import pytest
 from tests.conftest import PLAYERS, Table, at
 
 POINTS = [
-    "ingest.journalled", "ingest.marked#2", "interpret.committed", "interpret.committed#3",
-    "resolve.committed", "send.before", "send.sent", "send.sent#4", "send.marked#6",
+    "ingest.journalled",
+    "ingest.marked#2",
+    "interpret.committed",
+    "interpret.committed#3",
+    "resolve.committed",
+    "send.before",
+    "send.sent",
+    "send.sent#4",
+    "send.marked#6",
 ]
 
 

@@ -8,10 +8,37 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-FORBIDDEN_MODULES = {"courier", "time", "os", "socket", "sys", "subprocess", "pathlib", "io", "shutil",
-                     "urllib", "http", "sqlite3", "secrets", "logging"}
-RANDOM_FUNCTIONS = {"random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "seed",
-                    "uniform", "gauss", "getrandbits", "betavariate", "triangular"}
+FORBIDDEN_MODULES = {
+    "courier",
+    "time",
+    "os",
+    "socket",
+    "sys",
+    "subprocess",
+    "pathlib",
+    "io",
+    "shutil",
+    "urllib",
+    "http",
+    "sqlite3",
+    "secrets",
+    "logging",
+}
+RANDOM_FUNCTIONS = {
+    "random",
+    "randint",
+    "randrange",
+    "choice",
+    "choices",
+    "shuffle",
+    "sample",
+    "seed",
+    "uniform",
+    "gauss",
+    "getrandbits",
+    "betavariate",
+    "triangular",
+}
 SOURCES = sorted(ENGINE.rglob("*.py"))
 
 
@@ -47,8 +74,15 @@ def test_engine_module_is_pure(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "source",
-    ["import os", "from courier import tick", "import time", "random.shuffle(x)", "datetime.now()",
-     "from random import choice", "import socket"],
+    [
+        "import os",
+        "from courier import tick",
+        "import time",
+        "random.shuffle(x)",
+        "datetime.now()",
+        "from random import choice",
+        "import socket",
+    ],
 )
 def test_the_check_catches(source: str) -> None:
     assert offences(ast.parse(source)) != []

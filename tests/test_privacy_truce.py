@@ -12,14 +12,18 @@ from openpyxl import load_workbook
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
 
 ORDERS = {"Agatha": "attack Celeste", "Barney": "support Agatha", "Celeste": "loot", "Darcy": "defend"}
-OTHER = {"Agatha": "defend", "Barney": "attack Darcy", "Celeste": "support Barney",
-         "Darcy": "pass"}
+OTHER = {"Agatha": "defend", "Barney": "attack Darcy", "Celeste": "support Barney", "Darcy": "pass"}
 SECRETS = {name: f"s3cret-{name.lower()}" for name in PLAYERS}
 
 
 def sheet_cells(table: Table) -> list[object]:
     book = load_workbook(table.root / "truce-1.xlsx")
-    return [cell for name in ("Ledger", "History") for row in book[name].iter_rows(values_only=True) for cell in row]
+    return [
+        cell
+        for name in ("Ledger", "History")
+        for row in book[name].iter_rows(values_only=True)
+        for cell in row
+    ]
 
 
 def mailbox(table: Table, name: str) -> list[str]:

@@ -66,15 +66,20 @@ def test_typo_gets_did_you_mean_and_the_amendment_stands(make_table: Callable[..
     table.tick(at(0, 10))
     assert "defend" in text_of(table.sent("Barney")[-1])
     table.tick(at(0, 20, 5))
-    assert "Barney defended" in text_of(table.sent("Barney")[-1]) or "defend" in text_of(table.sent("Barney")[-1])
+    assert "Barney defended" in text_of(table.sent("Barney")[-1]) or "defend" in text_of(
+        table.sent("Barney")[-1]
+    )
 
 
 def test_strangers_and_forgers_move_nothing(make_table: Callable[..., Table]) -> None:
     table = make_table()
     table.tick(at(0, 8, 5))
     table.mail("mallory@evil.test", "attack Agatha")
-    table.mail(address("Agatha"), "attack Barney",
-               headers={"Authentication-Results": "mx.courier.test; dkim=fail header.d=players.test; dmarc=fail"})
+    table.mail(
+        address("Agatha"),
+        "attack Barney",
+        headers={"Authentication-Results": "mx.courier.test; dkim=fail header.d=players.test; dmarc=fail"},
+    )
     table.tick(at(0, 9))
     assert table.sent("mallory@evil.test") == []  # no backscatter to strangers
     warning = table.sent("Agatha")[-1]
@@ -145,7 +150,11 @@ def test_form_responses_count_like_mail(make_table: Callable[..., Table]) -> Non
 
     table = make_table()
     book = load_workbook(table.root / "truce-1.xlsx")
-    sheet = book["Form Responses 1"] if "Form Responses 1" in book.sheetnames else book.create_sheet("Form Responses 1")
+    sheet = (
+        book["Form Responses 1"]
+        if "Form Responses 1" in book.sheetnames
+        else book.create_sheet("Form Responses 1")
+    )
     if sheet.max_row < 1 or sheet.cell(1, 1).value is None:
         sheet.append(["Timestamp", "Email Address", "Game", "Orders", "Secret"])
     sheet.append(["2026-12-01 10:00:00", address("Celeste"), "truce-1", "loot", ""])
@@ -175,11 +184,16 @@ def test_orders_wait_while_the_config_is_broken(make_table: Callable[..., Table]
 
     table = make_table()
     table.tick(at(0, 8, 5))
-    write_config(table.root / "truce-1.xlsx", {**BASE_CONFIG, "game": "chess"},
-                 [{"name": n, "email": address(n)} for n in PLAYERS])
+    write_config(
+        table.root / "truce-1.xlsx",
+        {**BASE_CONFIG, "game": "chess"},
+        [{"name": n, "email": address(n)} for n in PLAYERS],
+    )
     table.order("Agatha", "loot")
     table.tick(at(0, 9))
-    write_config(table.root / "truce-1.xlsx", BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS])
+    write_config(
+        table.root / "truce-1.xlsx", BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS]
+    )
     table.tick(at(0, 9, 5))
     journal = table.journal()
     assert "Agatha" in journal.standing("truce-1", "round-1")
