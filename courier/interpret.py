@@ -58,7 +58,9 @@ def _letter(tick: Tick, item: Input) -> Letter:
     silent = mail.automatic
     if is_our_message_id(mail.message_id, tick.deployment.domain):
         silent = "our own mail came back"
-    tags = tuple(t for t in [game_tag(mail.subject), *map(plus_tag, mail.recipients)] if t)
+    # Only a bracket naming one of our games is a tag: "[urgent]" in a subject is just a word.
+    known = {g.id for g in tick.deployment.games}
+    tags = tuple(t for t in [game_tag(mail.subject), *map(plus_tag, mail.recipients)] if t in known)
     refusal = f"the receiving server reported {mail.auth_failed}" if mail.auth_failed else None
     return Letter(mail.sender, mail.subject, mail.message_id, tags, mail.text, None, refusal, silent)
 

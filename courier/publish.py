@@ -12,6 +12,7 @@ from typing import Any
 
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
+from courier.mails import seed_hash
 from engine.core import Ruleset
 
 
@@ -36,15 +37,11 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
     written = tick.journal.standing(row.id, row.phase_key).keys()
     awaited = ruleset.awaiting(state)
     headers = list(rows[0]) if rows else ["Player"]
+    deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
+    # The seed's hash is public from the start; the seed itself only once the game is over.
+    seed = ["Seed", row.seed] if row.finished else ["Seed SHA-256", seed_hash(row.seed)]
     table: list[list[Any]] = [
-        [
-            "Game",
-            row.id,
-            "Phase",
-            phase.label,
-            "Deadline",
-            loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—",
-        ],
+        ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
         [*headers, "Orders in"],
     ]
     for entry in rows:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+
+from courier.data import shipped_dir
 
 __all__ = [
     "RenderError",
@@ -28,9 +29,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_PACKAGE = "courier._templates"
-_REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
 
 class RenderError(Exception):
     """A template failed to render: an operator's problem (usually an organiser's override)."""
@@ -38,13 +36,7 @@ class RenderError(Exception):
 
 def templates_root() -> Path:
     """The packaged templates, or the repository's ``templates/`` when Courier is not installed."""
-    try:
-        root = resources.files(_PACKAGE)
-    except ModuleNotFoundError:
-        return _REPO_TEMPLATES
-    # Wheels install unzipped, so the traversable is a real directory.
-    path = Path(str(root))
-    return path if path.is_dir() else _REPO_TEMPLATES
+    return shipped_dir("templates")
 
 
 def _autoescape(name: str | None) -> bool:

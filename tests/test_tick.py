@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from openpyxl import load_workbook
 
+from courier.backends.maildir import deliver
 from courier.journal import Journal
 from courier.replay import replay_game
 from courier.tick import run_lock
@@ -255,3 +256,25 @@ def test_a_game_the_rules_refuse_tells_the_organiser(make_table: Callable[..., T
     (notice,) = table.sent("organiser@courier.test")
     assert "at least 3 players" in text_of(notice)
     assert table.sent("Agatha") == []
+
+
+def test_our_own_mail_coming_back_is_never_answered(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    loop = table.sent("Agatha")[0].as_bytes()  # a forwarding rule sends our welcome straight back
+    deliver(table.root / "mail" / "inbox", loop, at=at(0, 8, 6))
+    before = len(table.sent())
+    table.tick(at(0, 9))
+    journal = table.journal()
+    notes = [r[0] for r in journal.db.execute("SELECT note FROM inputs WHERE status = 'ignored'")]
+    journal.close()
+    assert "our own mail came back" in notes
+    assert len(table.sent()) == before
+
+
+def test_an_unknown_bracket_in_the_subject_is_not_a_game_tag(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot", subject="[urgent] my orders")
+    table.tick(at(0, 9))
+    assert "Orders received" in str(table.sent("Agatha")[-1]["Subject"])
