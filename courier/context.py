@@ -11,12 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 
-from courier.backends.base import Inbox, SheetSnapshot, Transport, Workbook
-from courier.config import Deployment, GameConfig
+from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
+from courier.config import ConfigError, Deployment, GameConfig
 from courier.journal import Journal
 from courier.mails import Mailer
+from courier.render import RenderError
 
 log = logging.getLogger(__name__)
+
+# An operator's problem (a backend, the config, an organiser's template): reported, and the rest
+# of the tick goes on. Anything else is a bug and stops the tick, losing nothing already committed.
+OPERATOR_ERRORS = (BackendError, ConfigError, RenderError)
 
 
 @dataclass

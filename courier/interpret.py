@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from courier import faults
 from courier.compose import is_our_message_id
 from courier.config import Player
-from courier.context import LoadedGame, Tick
+from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import game_tag, plus_tag, read_mail
 from engine.core import Submission
@@ -45,7 +45,11 @@ def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
         if letter.silent:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
             continue
-        _interpret(tick, item, letter, before_deadlines=before_deadlines)
+        try:
+            _interpret(tick, item, letter, before_deadlines=before_deadlines)
+        except OPERATOR_ERRORS as e:  # e.g. an organiser's broken template: the mail waits for the fix
+            tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
+            tick.tell_organiser(None, tick.deployment.organiser, str(e))
 
 
 def _letter(tick: Tick, item: Input) -> Letter:

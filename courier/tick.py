@@ -19,7 +19,7 @@ from courier import faults
 from courier.backends.base import BackendError, Inbox, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
-from courier.context import LoadedGame, Tick, rng_for
+from courier.context import OPERATOR_ERRORS, LoadedGame, Tick, rng_for
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
@@ -79,7 +79,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     load_games(tick)
     ingest_mail(tick)
     ingest_forms(tick)
-    start_games(tick)
+    _each_game(tick, start_game)
     interpret_inputs(tick, before_deadlines=True)
     _each_game(tick, resolve_due)
     interpret_inputs(tick, before_deadlines=False)
@@ -95,8 +95,9 @@ def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
     for game_id, loaded in tick.games.items():
         try:
             step(tick, loaded)
-        except (BackendError, ConfigError) as e:
+        except OPERATOR_ERRORS as e:
             tick.problem(f"game {game_id}: {e}")
+            tick.tell_organiser(game_id, loaded.organiser, f"game {game_id}: {e}")
 
 
 # --- config ---------------------------------------------------------------------------------------
@@ -173,40 +174,37 @@ def ingest_forms(tick: Tick) -> None:
 # --- game start -----------------------------------------------------------------------------------
 
 
-def start_games(tick: Tick) -> None:
-    for game_id, loaded in tick.games.items():
-        if tick.journal.game(game_id) is not None:
-            continue
-        config = loaded.config
-        opened_at = config.schedule.first_opening(tick.now)
-        if opened_at > tick.now:
-            continue
-        seed = loaded.fixed_seed or secrets.token_hex(16)
-        names = [p.name for p in config.players]
-        try:
-            state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))
-        except ValueError as e:  # the rules refuse these players or options: the organiser's to fix
-            problem = f"game {game_id} cannot start: {e}"
-            tick.problem(problem)
-            tick.tell_organiser(game_id, loaded.organiser, problem)
-            continue
-        row = GameRow(
-            id=game_id,
-            ruleset=config.ruleset.name,
-            seed=seed,
-            setup={"players": names, "options": config.options},
-            state=config.ruleset.to_json(state),
-            phase_key=config.ruleset.phase(state).key,
-            opened_at=opened_at,
-            deadline=config.schedule.next_deadline(opened_at),
-            finished=False,
-        )
-        with tick.journal.transaction() as db:
-            tick.journal.create_game(db, row)
-            for player in config.players:
-                message = tick.mailer.welcome(config, player, state, row, seed)
-                tick.queue(
-                    db, key=f"{game_id}/welcome/{player.name}", message=message, game=game_id, kind="welcome"
-                )
-        log.info("game %s started, first deadline %s", game_id, row.deadline)
-        faults.checkpoint("start.committed")
+def start_game(tick: Tick, loaded: LoadedGame) -> None:
+    config = loaded.config
+    game_id = config.id
+    if tick.journal.game(game_id) is not None:
+        return
+    opened_at = config.schedule.first_opening(tick.now)
+    if opened_at > tick.now:
+        return
+    seed = loaded.fixed_seed or secrets.token_hex(16)
+    names = [p.name for p in config.players]
+    try:
+        state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))
+    except ValueError as e:  # the rules refuse these players or options: the organiser's to fix
+        raise ConfigError(f"cannot start: {e}") from e
+    row = GameRow(
+        id=game_id,
+        ruleset=config.ruleset.name,
+        seed=seed,
+        setup={"players": names, "options": config.options},
+        state=config.ruleset.to_json(state),
+        phase_key=config.ruleset.phase(state).key,
+        opened_at=opened_at,
+        deadline=config.schedule.next_deadline(opened_at),
+        finished=False,
+    )
+    with tick.journal.transaction() as db:
+        tick.journal.create_game(db, row)
+        for player in config.players:
+            message = tick.mailer.welcome(config, player, state, row, seed)
+            tick.queue(
+                db, key=f"{game_id}/welcome/{player.name}", message=message, game=game_id, kind="welcome"
+            )
+    log.info("game %s started, first deadline %s", game_id, row.deadline)
+    faults.checkpoint("start.committed")

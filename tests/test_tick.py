@@ -7,6 +7,7 @@ from collections.abc import Callable
 from openpyxl import load_workbook
 
 from courier.backends.maildir import deliver
+from courier.config import load_deployment
 from courier.journal import Journal
 from courier.replay import replay_game
 from courier.tick import run_lock
@@ -277,4 +278,22 @@ def test_an_unknown_bracket_in_the_subject_is_not_a_game_tag(make_table: Callabl
     table.tick(at(0, 8, 5))
     table.order("Agatha", "loot", subject="[urgent] my orders")
     table.tick(at(0, 9))
+    assert "Orders received" in str(table.sent("Agatha")[-1]["Subject"])
+
+
+def test_a_broken_organiser_template_holds_mail_until_fixed(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    override = table.root / "my-templates" / "common"
+    override.mkdir(parents=True)
+    toml = table.deployment.path
+    toml.write_text('templates = "my-templates"\n' + toml.read_text())
+    table.deployment = load_deployment(toml)
+    table.tick(at(0, 8, 5))
+    (override / "receipt.txt.j2").write_text("Hello {{ no_such_variable }}")
+    table.order("Agatha", "loot")
+    problems = table.tick(at(0, 9))
+    assert problems and "receipt.txt.j2" in problems[0]
+    assert any("receipt.txt.j2" in text_of(m) for m in table.sent("organiser@courier.test"))
+    (override / "receipt.txt.j2").unlink()
+    assert table.tick(at(0, 9, 5)) == []
     assert "Orders received" in str(table.sent("Agatha")[-1]["Subject"])
