@@ -30,6 +30,9 @@ class _ReadOnlyInbox:
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         pass
 
+    def file_away(self, source_id: str, *, rejected: bool) -> None:
+        pass
+
     def close(self) -> None:
         self.inner.close()
 

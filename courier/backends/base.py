@@ -28,6 +28,10 @@ class Inbox(Protocol):
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Called only after the raw message is committed to the journal. Idempotent."""
 
+    def file_away(self, source_id: str, *, rejected: bool) -> None:
+        """After interpretation: move the message to the processed or rejected folder, where the
+        inbox has them. Best effort and idempotent: a crash before it only leaves mail in place."""
+
     def close(self) -> None: ...
 
 
@@ -49,6 +53,10 @@ class SheetSnapshot:
     config: dict[str, str]
     players: list[dict[str, str]]  # keys: name, email, nickname, role, secret (lower case)
     responses: list[FormResponse] = field(default_factory=list)
+    # Where each value sits, for messages an organiser can act on: config key -> "Config!B4",
+    # and Players row number as the sheet shows it, in the order of ``players``.
+    config_cells: dict[str, str] = field(default_factory=dict)
+    player_rows: list[int] = field(default_factory=list)
 
 
 class Workbook(Protocol):

@@ -100,6 +100,11 @@ class MaildirInbox:
             with contextlib.suppress(FileNotFoundError):  # processed by someone else meanwhile
                 os.rename(entry.file, target)
 
+    def file_away(self, source_id: str, *, rejected: bool) -> None:
+        """Rejected mail (strangers, forgeries, auto-replies) goes to the ``.Rejected`` folder."""
+        if rejected:
+            self.mark_processed(source_id, rejected=True)
+
     def close(self) -> None:
         pass
 
