@@ -5,6 +5,7 @@ Secrets never live here: passwords and keys come from environment variables or f
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,11 +25,12 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class GameSource:
-    """Where one game's settings live: a local workbook now, a Google Sheet later."""
+    """Where one game's settings live: a local .xlsx workbook or a Google Sheet (by key)."""
 
     id: str
-    workbook: Path
     organiser: str
+    workbook: Path | None = None
+    sheet: str | None = None
     seed: str | None = None  # fixed by the operator (demo, tests); else drawn at game start
 
 
@@ -44,6 +46,9 @@ class Deployment:
     inbox: dict[str, Any]
     outbox: dict[str, Any]
     games: tuple[GameSource, ...]
+    sheets: dict[str, Any] = field(default_factory=dict)
+    # Authentication-Results headers are believed only from these servers (empty: from any).
+    trusted_authserv_ids: tuple[str, ...] = ()
 
     @property
     def journal_path(self) -> Path:
@@ -67,15 +72,7 @@ def load_deployment(path: Path) -> Deployment:
         return (base / value).resolve()
 
     organiser = _address(data, "organiser", path)
-    games = tuple(
-        GameSource(
-            id=_required(g, "id", path),
-            workbook=local(_required(g, "workbook", path)),
-            organiser=g.get("organiser", organiser),
-            seed=g.get("seed"),
-        )
-        for g in data.get("game", [])
-    )
+    games = tuple(_game_source(g, path, organiser, local) for g in data.get("game", []))
     if len({g.id for g in games}) != len(games):
         raise ConfigError(f"{path}: two [[game]] entries share an id")
     return Deployment(
@@ -89,6 +86,21 @@ def load_deployment(path: Path) -> Deployment:
         inbox=_with_local_path(data.get("inbox", {"type": "maildir", "path": "mail/inbox"}), local),
         outbox=_with_local_path(data.get("outbox", {"type": "files", "path": "mail/sent"}), local),
         games=games,
+        sheets=_with_local_path(data.get("sheets", {}), local, key="credentials_file"),
+        trusted_authserv_ids=tuple(data.get("auth", {}).get("trusted_authserv_ids", ())),
+    )
+
+
+def _game_source(table: Mapping[str, Any], path: Path, organiser: str, local: Any) -> GameSource:
+    game_id = _required(table, "id", path)
+    if ("workbook" in table) == ("sheet" in table):
+        raise ConfigError(f"{path}: [[game]] {game_id} needs either `workbook` (a file) or `sheet` (a key)")
+    return GameSource(
+        id=game_id,
+        organiser=table.get("organiser", organiser),
+        workbook=local(table["workbook"]) if "workbook" in table else None,
+        sheet=table.get("sheet"),
+        seed=table.get("seed"),
     )
 
 
@@ -106,8 +118,9 @@ def _address(table: Mapping[str, Any], key: str, path: Path) -> str:
     return value
 
 
-def _with_local_path(table: dict[str, Any], local: Any) -> dict[str, Any]:
-    return {**table, "path": local(table["path"])} if "path" in table else dict(table)
+def _with_local_path(table: dict[str, Any], local: Any, key: str = "path") -> dict[str, Any]:
+    """Paths in the config are relative to the config file."""
+    return {**table, key: local(table[key])} if key in table else dict(table)
 
 
 # --- one game's settings, from its workbook -------------------------------------------------------
@@ -150,18 +163,21 @@ class GameConfig:
 
 
 def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
-    """Validate one game's Config and Players tabs; every problem is one clear ConfigError."""
+    """Validate one game's Config and Players tabs; every problem is one clear ConfigError that
+    names the cell to fix."""
     where = f"game {source.id}"
     config = snapshot.config
     try:
         ruleset = find_ruleset(config.get("game", ""))
     except KeyError as e:
-        raise ConfigError(f"{where}: Config `game`: {e.args[0]}") from None
+        raise ConfigError(f"{where}: {_cell(snapshot, 'game')} `game`: {e.args[0]}") from None
     try:
         schedule = Schedule.from_config(config)
     except ScheduleError as e:
-        raise ConfigError(f"{where}: {e}") from e
-    players = _players(where, snapshot.players)
+        named = re.search(r"`(\w+)`", str(e))
+        cell = f"{_cell(snapshot, named.group(1))}: " if named else ""
+        raise ConfigError(f"{where}: {cell}{e}") from e
+    players = _players(where, snapshot)
     options = {k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS}
     nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
     if nicknames:
@@ -169,12 +185,17 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     return GameConfig(source.id, ruleset, schedule, players, options)
 
 
-def _players(where: str, rows: list[dict[str, str]]) -> tuple[Player, ...]:
+def _cell(snapshot: SheetSnapshot, key: str) -> str:
+    return snapshot.config_cells.get(key, f"Config row `{key}`")
+
+
+def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     players: list[Player] = []
-    for number, row in enumerate(rows, start=2):
+    numbers = snapshot.player_rows or list(range(2, len(snapshot.players) + 2))
+    for number, row in zip(numbers, snapshot.players, strict=True):
         name, email = row.get("name", "").strip(), parseaddr(row.get("email", ""))[1].lower()
         if not name or "@" not in email:
-            raise ConfigError(f"{where}: Players row {number} needs a name and a mail address")
+            raise ConfigError(f"{where}: Players!A{number}:B{number} needs a name and a mail address")
         nicks = tuple(n.strip() for n in row.get("nickname", "").split(",") if n.strip())
         players.append(Player(name, email, nicks, row.get("role", ""), row.get("secret", "")))
     if len({p.name.casefold() for p in players}) != len(players):

@@ -16,7 +16,9 @@ from courier.backends.base import BackendError
 def secret(settings: Mapping[str, Any], name: str, *, where: str, required: bool = True) -> str | None:
     """The secret ``name`` as the ``[where]`` table of the config says to find it."""
     if name in settings:
-        raise BackendError(f"[{where}] `{name}` must not be written in the config; use {name}_env or {name}_file")
+        raise BackendError(
+            f"[{where}] `{name}` must not be written in the config; use {name}_env or {name}_file"
+        )
     if env := settings.get(f"{name}_env"):
         value = os.environ.get(env)
         if value is None:

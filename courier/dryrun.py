@@ -17,6 +17,7 @@ from typing import TextIO
 from courier.backends.base import Inbox, RawMessage
 from courier.backends.factory import open_inbox
 from courier.config import Deployment
+from courier.journal import Journal
 from courier.tick import run_tick
 
 
@@ -59,5 +60,9 @@ def dry_run(deployment: Deployment, *, now: datetime, out: TextIO) -> list[str]:
             source.backup(target)
             source.close()
             target.close()
-        inbox = _ReadOnlyInbox(open_inbox(deployment.inbox))
-        return run_tick(copy, now=now, inbox=inbox, transport=_Printer(out), publish=False)
+        journal = Journal(copy.journal_path)
+        try:
+            inbox = _ReadOnlyInbox(open_inbox(deployment.inbox, last_uid=journal.last_uid))
+            return run_tick(copy, now=now, inbox=inbox, transport=_Printer(out), publish=False)
+        finally:
+            journal.close()

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from courier import faults
+from courier.backends.base import BackendError
 from courier.compose import is_our_message_id
 from courier.config import Player
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
@@ -44,12 +45,25 @@ def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
         letter = _letter(tick, item)
         if letter.silent:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
-            continue
-        try:
-            _interpret(tick, item, letter, before_deadlines=before_deadlines)
-        except OPERATOR_ERRORS as e:  # e.g. an organiser's broken template: the mail waits for the fix
-            tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
-            tick.tell_organiser(None, tick.deployment.organiser, str(e))
+        else:
+            try:
+                _interpret(tick, item, letter, before_deadlines=before_deadlines)
+            except OPERATOR_ERRORS as e:  # e.g. an organiser's broken template: the mail waits for the fix
+                tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
+                tick.tell_organiser(None, tick.deployment.organiser, str(e))
+        _file_away(tick, item)
+
+
+def _file_away(tick: Tick, item: Input) -> None:
+    """Tidy the mailbox once a mail is settled: used mail to the processed folder, the rest to the
+    rejected one (where the inbox has them). Only tidying: a failure here loses nothing."""
+    status = tick.journal.input_status(item.id)
+    if item.source != "mail" or status == "new":
+        return
+    try:
+        tick.inbox.file_away(item.source_id, rejected=status == "ignored")
+    except BackendError as e:
+        log.warning("could not file message %s away: %s", item.id, e)
 
 
 def _letter(tick: Tick, item: Input) -> Letter:
@@ -58,13 +72,14 @@ def _letter(tick: Tick, item: Input) -> Letter:
         return Letter(
             body["email"], "", "", (body["game"],), body["orders"], body["secret"] or "", None, None
         )
-    mail = read_mail(item.raw)
+    mail = read_mail(item.raw, trusted_authserv_ids=tick.deployment.trusted_authserv_ids)
     silent = mail.automatic
     if is_our_message_id(mail.message_id, tick.deployment.domain):
         silent = "our own mail came back"
     # Only a bracket naming one of our games is a tag: "[urgent]" in a subject is just a word.
-    known = {g.id for g in tick.deployment.games}
-    tags = tuple(t for t in [game_tag(mail.subject), *map(plus_tag, mail.recipients)] if t in known)
+    known = {g.id.lower(): g.id for g in tick.deployment.games}
+    found = [game_tag(mail.subject), *map(plus_tag, mail.recipients)]
+    tags = tuple(known[t.lower()] for t in found if t and t.lower() in known)
     refusal = f"the receiving server reported {mail.auth_failed}" if mail.auth_failed else None
     return Letter(mail.sender, mail.subject, mail.message_id, tags, mail.text, None, refusal, silent)
 

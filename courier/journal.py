@@ -162,6 +162,13 @@ class Journal:
             )
             return True
 
+    def last_uid(self, prefix: str) -> int:
+        """The highest numeric suffix of the source ids journalled under ``prefix`` (IMAP uids)."""
+        rows = self.db.execute(
+            "SELECT source_id FROM inputs WHERE substr(source_id, 1, ?) = ?", (len(prefix), prefix)
+        ).fetchall()
+        return max((int(r[0][len(prefix) :]) for r in rows if r[0][len(prefix) :].isdigit()), default=0)
+
     def pending_inputs(self) -> list[Input]:
         rows = self.db.execute(
             "SELECT id, source, source_id, message_id, received_at, raw FROM inputs"
@@ -169,8 +176,8 @@ class Journal:
         ).fetchall()
         return [Input(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4]), bytes(r[5])) for r in rows]
 
-    def input_raw(self, input_id: int) -> bytes:
-        return bytes(self.db.execute("SELECT raw FROM inputs WHERE id = ?", (input_id,)).fetchone()[0])
+    def input_status(self, input_id: int) -> str:
+        return str(self.db.execute("SELECT status FROM inputs WHERE id = ?", (input_id,)).fetchone()[0])
 
     @staticmethod
     def settle_input(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
@@ -38,7 +39,9 @@ class IncomingMail:
     auth_failed: str | None  # the failing Authentication-Results clause(s), or None
 
 
-def read_mail(raw: bytes) -> IncomingMail:
+def read_mail(raw: bytes, *, trusted_authserv_ids: Collection[str] = ()) -> IncomingMail:
+    """Everything interpretation needs from one raw message. When ``trusted_authserv_ids`` is given,
+    only Authentication-Results headers added by those servers are believed."""
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
     sender_name, sender = _first_address(_header(msg, "From"))
@@ -53,7 +56,7 @@ def read_mail(raw: bytes) -> IncomingMail:
         text=cut_reply(full_text),
         full_text=full_text,
         automatic=_automatic(msg, sender),
-        auth_failed=_auth_failed(msg),
+        auth_failed=_auth_failed(msg, trusted_authserv_ids),
     )
 
 
@@ -128,16 +131,25 @@ def _automatic(msg: EmailMessage, sender: str) -> str | None:
 _AUTH_FAIL = re.compile(r"\b(?:dkim|dmarc)\s*=\s*fail\b", re.IGNORECASE)
 
 
-def _auth_failed(msg: EmailMessage) -> str | None:
+def _auth_failed(msg: EmailMessage, trusted: Collection[str]) -> str | None:
     """The clauses of Authentication-Results that report a DKIM or DMARC failure. SPF alone breaks on
-    every forwarder, so it does not count."""
+    every forwarder, so it does not count. With ``trusted`` authserv-ids, other servers' headers (which
+    anyone upstream could have written) are not read."""
+    trusted_ids = {t.strip().lower() for t in trusted}
     failing = [
         " ".join(clause.split())
         for value in _header_values(msg, "Authentication-Results")
-        for clause in value.split(";")
+        if not trusted_ids or _authserv_id(value) in trusted_ids
+        for clause in value.split(";")[1:]
         if _AUTH_FAIL.search(clause)
     ]
     return "; ".join(failing) or None
+
+
+def _authserv_id(value: str) -> str:
+    """``mx.google.com; dkim=pass …`` → ``mx.google.com`` (RFC 8601: the id, then an optional version)."""
+    head = value.split(";", 1)[0].split()
+    return head[0].lower() if head else ""
 
 
 # --- subject and address tags ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from email import message_from_bytes
 from email.policy import default as default_policy
@@ -62,7 +63,7 @@ def run_tick(
             log.info("another tick holds the lock; nothing to do")
             return []
         journal = Journal(deployment.journal_path)
-        inbox = inbox or open_inbox(deployment.inbox)
+        inbox = inbox or open_inbox(deployment.inbox, last_uid=journal.last_uid)
         transport = transport or open_transport(deployment.outbox)
         mailer = Mailer(deployment, now=now)
         tick = Tick(deployment, journal, inbox, transport, mailer, now, publish=publish)
@@ -106,20 +107,39 @@ def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
 def load_games(tick: Tick) -> None:
     for source in tick.deployment.games:
         try:
-            tick.games[source.id] = _load_game(source)
-        except (ConfigError, BackendError) as e:
+            tick.games[source.id] = _load_game(tick, source)
+        except OPERATOR_ERRORS as e:
             tick.broken.add(source.id)
             tick.problem(str(e))
             tick.tell_organiser(source.id, source.organiser, str(e))
 
 
-def _load_game(source: GameSource) -> LoadedGame:
-    workbook = open_workbook(source.workbook, timezone="UTC")
+def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
+    """Read and validate a game's sheet. An invalid edit keeps the last good config running (the
+    organiser is told once which cell to fix); with no good config yet, the game waits."""
+    workbook = open_workbook(source, tick.deployment)
     snapshot = workbook.read()
-    config = game_config(source, snapshot)
-    if config.schedule.timezone.key != "UTC":  # form timestamps are local to the sheet: read them in its zone
-        workbook = open_workbook(source.workbook, timezone=config.schedule.timezone.key)
-        snapshot = workbook.read()
+    try:
+        config = game_config(source, snapshot)
+    except ConfigError as e:
+        good = tick.journal.meta(f"config/{source.id}")
+        if good is None:
+            raise
+        tick.problem(f"{e} (the last good settings stay in force)")
+        tick.tell_organiser(
+            source.id, source.organiser, f"{e}. Until it is fixed the last good settings stay in force."
+        )
+        stored = json.loads(good)
+        snapshot = replace(snapshot, config=stored["config"], players=stored["players"])
+        config = game_config(source, snapshot)
+    else:
+        good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
+        if tick.journal.meta(f"config/{source.id}") != good:
+            tick.journal.set_meta(f"config/{source.id}", good)
+    zone = config.schedule.timezone.key
+    if source.workbook is not None and zone != "UTC":  # a local file's form times are in the game's zone
+        workbook = open_workbook(source, tick.deployment, timezone=zone)
+        snapshot = replace(snapshot, responses=workbook.read().responses)
     return LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
 
 

@@ -256,3 +256,21 @@ def test_html_to_text_keeps_order_lines_verbatim() -> None:
 @given(st.binary(max_size=400))
 def test_any_bytes_are_read_without_raising(raw: bytes) -> None:
     read_mail(raw)
+
+
+def _with_results(*headers: str) -> bytes:
+    lines = [f"Authentication-Results: {h}" for h in headers]
+    return ("\r\n".join([*lines, "From: a@x.test", "Subject: s", "", "loot"]) + "\r\n").encode()
+
+
+def test_only_trusted_authserv_ids_are_believed() -> None:
+    forged = _with_results(
+        "evil.test; dkim=fail header.d=x.test", "mx.courier.test; dkim=pass header.d=x.test"
+    )
+    assert read_mail(forged).auth_failed is not None  # nothing configured: every header counts
+    assert read_mail(forged, trusted_authserv_ids=["mx.courier.test"]).auth_failed is None
+    failing = _with_results("mx.courier.test 1; dkim=pass; dmarc=fail header.from=x.test")
+    assert (
+        read_mail(failing, trusted_authserv_ids=["MX.courier.test"]).auth_failed
+        == "dmarc=fail header.from=x.test"
+    )

@@ -1,20 +1,27 @@
-"""Backends by name, from the deployment's [inbox] and [outbox] tables and a game's workbook path."""
+"""Backends by name: the deployment's [inbox] and [outbox] tables, and each game's workbook or sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, Transport, Workbook
+from courier.config import Deployment, GameSource
 
 
-def open_inbox(settings: dict[str, Any]) -> Inbox:
+def open_inbox(settings: dict[str, Any], *, last_uid: Callable[[str], int]) -> Inbox:
+    """``last_uid(prefix)``: the highest IMAP uid the journal holds under a source-id prefix."""
     kind = settings.get("type", "maildir")
     if kind == "maildir":
         from courier.backends.maildir import MaildirInbox
 
         return MaildirInbox(Path(settings["path"]))
-    raise BackendError(f"[inbox] type = {kind!r} is not known (known: maildir)")
+    if kind == "imap":
+        from courier.backends.imap import ImapInbox
+
+        return ImapInbox(settings, last_uid=last_uid)
+    raise BackendError(f"[inbox] type = {kind!r} is not known (known: maildir, imap)")
 
 
 def open_transport(settings: dict[str, Any]) -> Transport:
@@ -23,10 +30,20 @@ def open_transport(settings: dict[str, Any]) -> Transport:
         from courier.backends.files import EmlDirectory
 
         return EmlDirectory(Path(settings["path"]))
-    raise BackendError(f"[outbox] type = {kind!r} is not known (known: files)")
+    if kind == "smtp":
+        from courier.backends.smtp import SmtpTransport
+
+        return SmtpTransport(settings)
+    raise BackendError(f"[outbox] type = {kind!r} is not known (known: files, smtp)")
 
 
-def open_workbook(path: Path, *, timezone: str) -> Workbook:
+def open_workbook(source: GameSource, deployment: Deployment, *, timezone: str = "UTC") -> Workbook:
+    """The game's local workbook (read in ``timezone``) or its Google Sheet (which knows its zone)."""
+    if source.sheet is not None:
+        from courier.backends.gsheet import GoogleSheet
+
+        return GoogleSheet(source.sheet, deployment.sheets)
     from courier.backends.workbook import XlsxWorkbook
 
-    return XlsxWorkbook(path, timezone=timezone)
+    assert source.workbook is not None
+    return XlsxWorkbook(source.workbook, timezone=timezone)
