@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from courier.backends.base import BackendError
 from courier.config import ConfigError, load_deployment
 
 log = logging.getLogger("courier")
@@ -27,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.run(args))
-    except (ConfigError, KeyError, ValueError, OSError) as e:
+    except (ConfigError, BackendError, KeyError, ValueError, OSError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"courier: {message}", file=sys.stderr)
         return 2
@@ -64,9 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("game", help="the game's id")
     resolve = command("resolve", _resolve, "resolve one round given as JSON on stdin (JSON Lines too)")
     resolve.add_argument("game", help="the game kind, e.g. truce")
-    init = command("init", _init, "write a commented starter config and a game workbook")
+    init = command("init", _init, "write a commented starter config and a game workbook, or set up a sheet")
     init.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
     init.add_argument("--game", default="truce", help="the game kind of the example game")
+    init.add_argument("--sheet", metavar="KEY", help="add the missing tabs to this Google Sheet instead")
+    with_config(init)
     demo = command("demo", _demo, "play a whole game on local files with scripted players")
     demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
     return parser
@@ -142,6 +145,12 @@ def _resolve(args: argparse.Namespace) -> int:
 def _init(args: argparse.Namespace) -> int:
     from courier.starter import write_starter
 
+    if args.sheet:
+        from courier.backends.gsheet import GoogleSheet
+
+        GoogleSheet(args.sheet, load_deployment(args.config).sheets).init(game=args.game)
+        print(f"sheet {args.sheet}: Config, Players, Form Responses 1, Ledger and History are there")
+        return 0
     for path in write_starter(args.dir, game=args.game):
         print(f"wrote {path}")
     return 0

@@ -175,8 +175,8 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         schedule = Schedule.from_config(config)
     except ScheduleError as e:
         named = re.search(r"`(\w+)`", str(e))
-        cell = f"{_cell(snapshot, named.group(1))}: " if named else ""
-        raise ConfigError(f"{where}: {cell}{e}") from e
+        cell = snapshot.config_cells.get(named.group(1)) if named else None
+        raise ConfigError(f"{where}: {cell + ': ' if cell else ''}{e}") from e
     players = _players(where, snapshot)
     options = {k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS}
     nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
@@ -186,7 +186,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
 
 
 def _cell(snapshot: SheetSnapshot, key: str) -> str:
-    return snapshot.config_cells.get(key, f"Config row `{key}`")
+    return snapshot.config_cells.get(key, "Config")
 
 
 def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS inputs (
     message_id TEXT NOT NULL,             -- Message-ID (or the form row key): dedup across sources
     received_at TEXT NOT NULL,
     raw BLOB NOT NULL,
-    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored
+    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored | duplicate
     game TEXT, player TEXT, phase_key TEXT, note TEXT
 );
 CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
@@ -148,19 +148,21 @@ class Journal:
     def add_input(
         self, *, source: str, source_id: str, message_id: str, received_at: datetime, raw: bytes
     ) -> bool:
-        """Journal one raw input. False when already journalled (same source id or Message-ID)."""
+        """Journal one raw input. False when already journalled: the same source id, or the same
+        Message-ID from another place (kept as a 'duplicate' row, so its source id counts as seen)."""
         with self.transaction() as db:
-            seen = db.execute(
-                "SELECT 1 FROM inputs WHERE source_id = ? OR (message_id != '' AND message_id = ?)",
-                (source_id, message_id),
-            ).fetchone()
-            if seen:
+            if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
                 return False
-            db.execute(
-                "INSERT INTO inputs (source, source_id, message_id, received_at, raw) VALUES (?,?,?,?,?)",
-                (source, source_id, message_id, _ts(received_at), raw),
+            seen = (
+                message_id != ""
+                and db.execute("SELECT 1 FROM inputs WHERE message_id = ?", (message_id,)).fetchone()
             )
-            return True
+            db.execute(
+                "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
+                " VALUES (?,?,?,?,?,?)",
+                (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
+            )
+            return not seen
 
     def last_uid(self, prefix: str) -> int:
         """The highest numeric suffix of the source ids journalled under ``prefix`` (IMAP uids)."""

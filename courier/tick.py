@@ -125,12 +125,14 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
         good = tick.journal.meta(f"config/{source.id}")
         if good is None:
             raise
-        tick.problem(f"{e} (the last good settings stay in force)")
-        tick.tell_organiser(
-            source.id, source.organiser, f"{e}. Until it is fixed the last good settings stay in force."
-        )
+        # The game runs on, so this is no failure of the tick: the organiser's one mail says it all.
+        log.warning("%s; the last good settings stay in force", e)
+        notice = f"{e}. Until it is fixed the last good settings stay in force."
+        tick.tell_organiser(source.id, source.organiser, notice)
         stored = json.loads(good)
-        snapshot = replace(snapshot, config=stored["config"], players=stored["players"])
+        snapshot = replace(
+            snapshot, config=stored["config"], players=stored["players"], config_cells={}, player_rows=[]
+        )
         config = game_config(source, snapshot)
     else:
         good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
@@ -165,7 +167,10 @@ def ingest_mail(tick: Tick) -> None:
             raw=message.raw,
         )
         faults.checkpoint("ingest.journalled")
-        tick.inbox.mark_processed(message.source_id)
+        try:
+            tick.inbox.mark_processed(message.source_id)
+        except BackendError as e:  # journalled already: nothing is lost, the next tick marks it
+            log.warning("could not mark %s processed: %s", message.source_id, e)
         faults.checkpoint("ingest.marked")
 
 

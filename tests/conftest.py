@@ -18,6 +18,8 @@ from courier.config import Deployment, load_deployment
 from courier.journal import Journal
 from courier.tick import run_tick
 
+pytest_plugins = ["tests.servers.imap"]
+
 LONDON = ZoneInfo("Europe/London")
 PLAYERS = ["Agatha", "Barney", "Celeste", "Darcy"]
 
@@ -85,6 +87,7 @@ class Table:
         message["Subject"] = subject
         message["Message-ID"] = f"<m{self.count}@players.test>"
         for key, value in (headers or {}).items():
+            del message[key]
             message[key] = value
         message.set_content(body)
         deliver(self.root / "mail" / "inbox", message.as_bytes(), at=self.clock + timedelta(minutes=1))

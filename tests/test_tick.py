@@ -297,3 +297,36 @@ def test_a_broken_organiser_template_holds_mail_until_fixed(make_table: Callable
     (override / "receipt.txt.j2").unlink()
     assert table.tick(at(0, 9, 5)) == []
     assert "Orders received" in str(table.sent("Agatha")[-1]["Subject"])
+
+
+def test_an_invalid_edit_keeps_the_last_good_config(make_table: Callable[..., Table]) -> None:
+    from courier.backends.workbook import write_config
+    from tests.conftest import BASE_CONFIG
+
+    table = make_table()
+    players = [{"name": n, "email": address(n)} for n in PLAYERS]
+    table.tick(at(0, 8, 5))
+    write_config(table.root / "truce-1.xlsx", {**BASE_CONFIG, "deadlines": "25:00"}, players)
+    table.order("Agatha", "loot")
+    assert table.tick(at(0, 9)) == []  # the game runs on: not a failure of the tick
+    table.tick(at(0, 9, 5))
+    (notice,) = table.sent("organiser@courier.test")
+    assert "deadlines" in text_of(notice) and "25:00" in text_of(notice)
+    assert "last good settings" in text_of(notice)
+    table.tick(at(0, 20, 5))  # resolved on the old deadline
+    assert any("Round 1 of 3: results" in s for s in subjects(table, "Agatha"))
+
+
+def test_the_same_mail_twice_counts_once(make_table: Callable[..., Table]) -> None:
+    """A copy of a message (a UIDVALIDITY reset, a second delivery) is recorded, never re-read."""
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot", headers={"Message-ID": "<same@players.test>"})
+    table.tick(at(0, 9))
+    table.order("Agatha", "loot", headers={"Message-ID": "<same@players.test>"})
+    table.tick(at(0, 9, 5))
+    journal = table.journal()
+    statuses = sorted(r[0] for r in journal.db.execute("SELECT status FROM inputs"))
+    journal.close()
+    assert statuses == ["duplicate", "used"]
+    assert sum("Orders received" in s for s in subjects(table, "Agatha")) == 1

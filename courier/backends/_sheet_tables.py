@@ -1,0 +1,302 @@
+"""How a game's workbook is laid out and read, whatever stores it (a local .xlsx or a Google Sheet):
+tabs and columns are found by their titles, never by position, in any of the languages Google Forms
+names them in; cells are read as the text a person sees."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from courier.backends.base import FormResponse, SheetSnapshot, WorkbookError
+
+log = logging.getLogger(__name__)
+
+CONFIG_TAB, PLAYERS_TAB, RESPONSES_TAB = "Config", "Players", "Form Responses 1"
+LEDGER_TAB, HISTORY_TAB = "Ledger", "History"
+CONFIG_HEADERS = ("Key", "Value", "Note")
+PLAYER_HEADERS = ("Name", "Email", "Nickname", "Role", "Secret")
+RESPONSE_HEADERS = ("Timestamp", "Email Address", "Game", "Orders", "Secret")
+# Placeholders until the first publish replaces both tabs with the game's own columns.
+LEDGER_HEADERS = ("Round", "Player")
+HISTORY_HEADERS = ("Round", "Phase", "Event")
+
+# Titles Google gives the response tab of a linked form ("Form Responses 1", "Formularantworten 2"...),
+# compared after normalise (lower case, accents dropped).
+RESPONSE_TAB_PREFIXES = (
+    "form responses",
+    "formularantworten",
+    "reponses au formulaire",
+    "respuestas de formulario",
+)
+# Column titles per field, best first; Google writes Timestamp/Email Address in the form's language,
+# the questions are titled by the organiser.
+RESPONSE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "timestamp": ("timestamp", "zeitstempel", "horodateur", "marca temporal"),
+    "email": (
+        "email address",
+        "e-mail-adresse",
+        "adresse e-mail",
+        "direccion de correo electronico",
+        "email",
+        "e-mail",
+    ),
+    "game": ("game", "spiel", "partie", "jeu", "juego", "partida"),
+    "orders": ("orders", "befehle", "ordres", "ordenes"),
+    "secret": ("secret", "geheimnis", "secreto"),
+}
+PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "player"),
+    "email": ("email", "e-mail", "email address"),
+    "nickname": ("nickname", "nick"),
+    "role": ("role",),
+    "secret": ("secret",),
+}
+CONFIG_COLUMNS: dict[str, tuple[str, ...]] = {"key": ("key",), "value": ("value",)}
+
+EXAMPLE_CONFIG = (
+    ("game", None, "Which game this workbook runs (e.g. truce)."),
+    ("rounds", 10, "How many rounds the game lasts."),
+    ("timezone", "UTC", "Time zone of the deadlines, e.g. Europe/Berlin or America/New_York."),
+    ("deadlines", "20:00", "Time of day each round resolves (HH:MM in the time zone above)."),
+    ("reminders", "12h, 1h", "Remind players who have not sent orders this long before a deadline."),
+    ("early_resolution", "no", "yes: resolve a round as soon as every player has sent orders."),
+)
+EXAMPLE_PLAYERS = (
+    ("Alice Example", "alice@example.org", "Alice", "", ""),
+    ("Bob Example", "bob@example.org", "Bob", "", ""),
+    ("Carol Example", "carol@example.org", "Carol", "", ""),
+)
+
+_SERIAL_EPOCH = datetime(1899, 12, 30)  # day 0 of spreadsheet serial dates (Lotus 1-2-3 leap-year bug)
+_TEXT_TIMESTAMP_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M")
+_ZERO_PADDED = re.compile(r"^0+$")  # number formats like "00000" that display 1067 as 01067
+
+Row = Sequence[Any]
+# A cell as (value, number format); Google's unformatted values come with "General".
+Cell = tuple[Any, str]
+_EMPTY: Cell = (None, "General")
+
+
+@dataclass(frozen=True)
+class Table:
+    """One tab's cells, row 1 first, with the tab's title as the workbook spells it."""
+
+    title: str
+    rows: list[list[Cell]]
+
+
+def starter_tabs(*, config: list[Row], players: list[Row]) -> list[tuple[str, list[Row]]]:
+    return [
+        (CONFIG_TAB, config),
+        (PLAYERS_TAB, players),
+        (RESPONSES_TAB, [RESPONSE_HEADERS]),
+        (LEDGER_TAB, [LEDGER_HEADERS]),
+        (HISTORY_TAB, [HISTORY_HEADERS]),
+    ]
+
+
+def example_tabs(game: str) -> list[tuple[str, list[Row]]]:
+    """What ``init`` writes into a new workbook: headers, explained settings and three players."""
+    examples = [(key, game if key == "game" else value, note) for key, value, note in EXAMPLE_CONFIG]
+    return starter_tabs(config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *EXAMPLE_PLAYERS])
+
+
+def find_title(titles: Iterable[str], wanted: str) -> str | None:
+    """The title among ``titles`` that names the tab ``wanted`` (case, accents and spacing aside)."""
+    target = normalise(wanted)
+    return next((title for title in titles if normalise(title) == target), None)
+
+
+def is_responses_tab(title: str) -> bool:
+    return normalise(title).startswith(RESPONSE_TAB_PREFIXES)
+
+
+def normalise(title: str) -> str:
+    """Lower case, accents dropped, spaces collapsed: "Dirección  de correo" ~ "direccion de correo"."""
+    decomposed = unicodedata.normalize("NFKD", title)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def column_letter(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(ord("A") + remainder) + letters
+    return letters
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def parse_snapshot(
+    *, config: Table, players: Table, responses: Iterable[Table], zone: ZoneInfo
+) -> SheetSnapshot:
+    """The snapshot a tick works from; naive times in the form tabs are in ``zone``."""
+    settings, cells = _read_config(config)
+    people, rows = _read_players(players)
+    answers = [answer for table in responses for answer in _read_responses(table, zone)]
+    answers.sort(key=lambda r: r.timestamp)  # humans may sort the rows; time order is what counts
+    return SheetSnapshot(
+        config=settings, players=people, responses=answers, config_cells=cells, player_rows=rows
+    )
+
+
+def _columns(header_row: Sequence[Cell], fields: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+    """Column index per field, matched by title: an exact title first, else a title starting with
+    one (so "Orders (one per line)" is the orders column)."""
+    titles = [normalise(text(value, fmt)) for value, fmt in header_row]
+    found = {field: _column(titles, aliases) for field, aliases in fields.items()}
+    return {field: index for field, index in found.items() if index is not None}
+
+
+def _column(titles: list[str], aliases: tuple[str, ...]) -> int | None:
+    for alias in aliases:
+        if alias in titles:
+            return titles.index(alias)
+    for alias in aliases:
+        starts_with_alias = re.compile(rf"{re.escape(alias)}\b")
+        for index, title in enumerate(titles):
+            if starts_with_alias.match(title):
+                return index
+    return None
+
+
+def _cells(row: Sequence[Cell], columns: Mapping[str, int]) -> dict[str, Cell]:
+    return {field: row[i] if i < len(row) else _EMPTY for field, i in columns.items()}
+
+
+def _read_config(table: Table) -> tuple[dict[str, str], dict[str, str]]:
+    """Settings by lower-case key, and where each value sits ("Config!B4")."""
+    rows = table.rows
+    columns = _columns(rows[0] if rows else [], CONFIG_COLUMNS)
+    if len(columns) < 2:
+        raise WorkbookError(f"the {table.title} tab needs the headers Key and Value in row 1")
+    config: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        cells = _cells(row, columns)
+        key = text(*cells["key"]).strip().lower()
+        if key:
+            config[key] = text(*cells["value"]).strip()
+            where[key] = f"{table.title}!{column_letter(columns['value'])}{number}"
+    return config, where
+
+
+def _read_players(table: Table) -> tuple[list[dict[str, str]], list[int]]:
+    """The players, and the row number each sits in as the sheet shows it."""
+    rows = table.rows
+    columns = _columns(rows[0] if rows else [], PLAYER_COLUMNS)
+    if "name" not in columns or "email" not in columns:
+        raise WorkbookError(f"the {table.title} tab needs the headers Name and Email in row 1")
+    players: list[dict[str, str]] = []
+    numbers: list[int] = []
+    for number, row in enumerate(rows[1:], start=2):
+        cells = _cells(row, columns)
+        player = {field: _field(cells, field) for field in PLAYER_COLUMNS}
+        if any(player.values()):
+            player["email"] = player["email"].lower()
+            players.append(player)
+            numbers.append(number)
+    return players, numbers
+
+
+def _read_responses(table: Table, zone: ZoneInfo) -> Iterable[FormResponse]:
+    rows, title = table.rows, table.title
+    if not rows or not any(value not in (None, "") for value, _ in rows[0]):
+        return
+    columns = _columns(rows[0], RESPONSE_COLUMNS)
+    for needed in ("timestamp", "orders"):
+        if needed not in columns:
+            raise WorkbookError(f"the {title} tab has no {needed.title()} column in row 1")
+    for number, row in enumerate(rows[1:], start=2):
+        cells = _cells(row, columns)
+        orders = text(*cells["orders"])
+        if not orders.strip():
+            continue
+        moment = timestamp(cells["timestamp"][0], zone)
+        if moment is None:
+            log.warning("%s row %d: unreadable timestamp %r; skipped", title, number, cells["timestamp"][0])
+            continue
+        yield FormResponse(
+            timestamp=moment,
+            email=_field(cells, "email").lower(),
+            game=_field(cells, "game"),
+            orders=orders,
+            secret=_field(cells, "secret"),
+        )
+
+
+def _field(cells: Mapping[str, Cell], field: str) -> str:
+    """A stripped text field; "" when the column is absent (optional columns may be)."""
+    return text(*cells[field]).strip() if field in cells else ""
+
+
+def text(value: object, number_format: str = "General") -> str:
+    """A cell as the text a person sees: 1067 not 1067.0, text "01067" untouched, 20:00 not 20:00:00."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        fmt = number_format or ""
+        return str(value).zfill(len(fmt)) if _ZERO_PADDED.match(fmt) else str(value)
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S" if value.second else "%Y-%m-%d %H:%M")
+    if isinstance(value, time):
+        return value.strftime("%H:%M:%S" if value.second else "%H:%M")
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def timestamp(value: object, zone: ZoneInfo) -> datetime | None:
+    """An aware time from a datetime cell, a serial number (days since 1899-12-30) or text; naive
+    values are in ``zone``."""
+    moment: datetime | None = None
+    try:
+        if isinstance(value, datetime):
+            moment = value
+        elif isinstance(value, date):
+            moment = datetime.combine(value, time())
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            moment = _from_serial(value)
+        elif isinstance(value, str):
+            moment = _parse_text_timestamp(value.strip())
+    except (ValueError, OverflowError):
+        return None
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=zone)
+
+
+def _from_serial(serial: float) -> datetime | None:
+    if not math.isfinite(serial):
+        return None
+    # Whole milliseconds: a double serial carries ~1 µs of noise.
+    return _SERIAL_EPOCH + timedelta(milliseconds=round(serial * 86_400_000))
+
+
+def _parse_text_timestamp(value: str) -> datetime | None:
+    """ISO (``2026-11-23 14:05:00``), German display format, or a serial number typed as text."""
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    for fmt in _TEXT_TIMESTAMP_FORMATS:
+        try:
+            return datetime.strptime(value, fmt)
+        except ValueError:
+            continue
+    return _from_serial(float(value))

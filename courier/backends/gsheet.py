@@ -1,0 +1,371 @@
+"""The game's Google Sheet, laid out like the local workbook (Config, Players, the linked form's
+responses, Ledger, History) and read by the same rules (courier/backends/_sheet_tables.py).
+
+Quota (60 reads and 60 writes per minute per user) is spent sparingly:
+
+- the spreadsheet's metadata (tab titles, grid sizes, time zone) is read once per ``GoogleSheet``,
+  that is once per game per tick: the data read needs the form tab's exact title (a batchGet of a
+  missing tab fails as a whole) and form timestamps need the spreadsheet's zone;
+- ``read`` is one ``values:batchGet`` of Config, Players, every form tab, Ledger and History (the last
+  two only for their extent, so that publishing can blank what a shorter ledger no longer covers);
+- ``write_public`` is one ``values:batchUpdate`` (RAW) of both tabs, each padded with empty strings
+  to the extent it had, so no stale row survives; a missing tab, or a grid too small for the new
+  rows, costs one ``spreadsheets:batchUpdate`` first. Called without a ``read`` it reads the two
+  extents first (one more read).
+
+Rate limits and server errors are retried with bounded, doubling backoff; after that the tick gives up
+on this game with ``TransientError`` and nothing is lost (the journal is the source of truth).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from datetime import time as clock_time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import gspread
+import requests
+from google.auth.exceptions import RefreshError, TransportError
+from google.auth.transport.requests import AuthorizedSession
+from google.oauth2 import service_account
+from gspread.utils import absolute_range_name
+
+from courier.backends._sheet_tables import (
+    CONFIG_TAB,
+    HISTORY_TAB,
+    LEDGER_TAB,
+    PLAYERS_TAB,
+    RESPONSES_TAB,
+    Row,
+    Table,
+    column_letter,
+    example_tabs,
+    find_title,
+    is_responses_tab,
+    parse_snapshot,
+    text,
+)
+from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
+
+__all__ = ["GOOGLE_API", "GoogleSheet"]
+
+log = logging.getLogger(__name__)
+
+GOOGLE_API = "https://sheets.googleapis.com"
+SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)
+CREDENTIAL_ENV = ("COURIER_SHEETS_CREDENTIALS", "GOOGLE_APPLICATION_CREDENTIALS")
+METADATA_FIELDS = "properties.timeZone,sheets.properties(sheetId,title,gridProperties(rowCount,columnCount))"
+READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
+NEW_TAB_GRID = (1000, 26)  # rows, columns: what Google gives a tab made in the browser
+MAX_BACKOFF = 30.0  # seconds; a tick must end long before cron starts the next
+TIMEOUT = 30.0
+
+T = TypeVar("T")
+Extent = tuple[int, int]  # rows, columns
+
+
+@dataclass
+class _Tab:
+    sheet_id: int
+    title: str
+    grid: Extent
+
+
+@dataclass
+class _Metadata:
+    zone: ZoneInfo
+    tabs: dict[str, _Tab]  # by title as the sheet spells it
+
+    def title(self, wanted: str) -> str | None:
+        return find_title(self.tabs, wanted)
+
+
+class GoogleSheet:
+    """A ``Workbook`` over the Google Sheet ``key``, with the deployment's ``[sheets]`` settings:
+    ``credentials_file`` (else the environment variables in ``CREDENTIAL_ENV``), ``api_base``
+    (another server standing in for https://sheets.googleapis.com), ``retries`` and ``backoff``."""
+
+    def __init__(
+        self, key: str, settings: Mapping[str, Any], *, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        self.key = key
+        self._retries = int(settings.get("retries", 3))
+        self._backoff = float(settings.get("backoff", 1.0))
+        self._sleep = sleep
+        self._key_file = _credentials_path(settings)
+        credentials = _load_credentials(self._key_file)
+        self._account = str(credentials.service_account_email)
+        session = _Session(credentials, api_base=settings.get("api_base"))
+        self._api = gspread.Client(auth=credentials, session=session).http_client
+        self._api.set_timeout(TIMEOUT)
+        self._meta: _Metadata | None = None
+        self._extents: dict[str, Extent] = {}  # Ledger and History as last read or written
+
+    # --- the Workbook protocol -------------------------------------------------------------------
+
+    def read(self) -> SheetSnapshot:
+        meta = self._metadata()
+        config, players = self._required(meta, CONFIG_TAB), self._required(meta, PLAYERS_TAB)
+        forms = [title for title in meta.tabs if is_responses_tab(title)]
+        public = [title for title in (meta.title(LEDGER_TAB), meta.title(HISTORY_TAB)) if title]
+        tables = self._get([config, players, *forms, *public])
+        for title in public:
+            self._extents[title] = _extent(tables[title].rows)
+        return parse_snapshot(
+            config=tables[config],
+            players=tables[players],
+            responses=[tables[title] for title in forms],
+            zone=meta.zone,
+        )
+
+    def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
+        meta = self._metadata()
+        titles = {
+            LEDGER_TAB: meta.title(LEDGER_TAB) or LEDGER_TAB,
+            HISTORY_TAB: meta.title(HISTORY_TAB) or HISTORY_TAB,
+        }
+        unknown = [title for title in titles.values() if title in meta.tabs and title not in self._extents]
+        if unknown:
+            self._extents.update((title, _extent(table.rows)) for title, table in self._get(unknown).items())
+        grids = {titles[LEDGER_TAB]: _grid(ledger, meta.zone), titles[HISTORY_TAB]: _grid(history, meta.zone)}
+        self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
+        padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
+        self._put(padded)
+        self._extents.update((title, _extent(rows)) for title, rows in grids.items())
+
+    def init(self, *, game: str) -> None:
+        meta = self._metadata()
+        has_form = any(is_responses_tab(title) for title in meta.tabs)
+        wanted = [
+            (title, rows) for title, rows in example_tabs(game) if not (title == RESPONSES_TAB and has_form)
+        ]
+        existing = {title: meta.title(title) for title, _ in wanted}
+        present = [found for found in existing.values() if found]
+        blank = {title for title, table in self._get(present).items() if not _extent(table.rows)[0]}
+        grids = {
+            existing[title] or title: _grid(rows, meta.zone)
+            for title, rows in wanted
+            if existing[title] is None or existing[title] in blank
+        }
+        if not grids:
+            return
+        self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
+        self._put(grids)
+        log.info("%s: wrote the starter rows of %s", self.key, ", ".join(grids))
+
+    # --- requests ----------------------------------------------------------------------------------
+
+    def _metadata(self) -> _Metadata:
+        if self._meta is None:
+            params: dict[str, Any] = {"fields": METADATA_FIELDS}
+            raw = self._call(lambda: self._api.fetch_sheet_metadata(self.key, params=params))
+            self._meta = _parse_metadata(self.key, raw)
+        return self._meta
+
+    def _required(self, meta: _Metadata, wanted: str) -> str:
+        title = meta.title(wanted)
+        if title is None:
+            raise WorkbookError(f"the sheet {self.key} has no {wanted} tab; run `courier init`")
+        return title
+
+    def _get(self, titles: list[str]) -> dict[str, Table]:
+        """Whole tabs in one ``values:batchGet``, as unformatted values and serial-number times."""
+        if not titles:
+            return {}
+        ranges = [absolute_range_name(title) for title in titles]
+        raw = self._call(lambda: self._api.values_batch_get(self.key, ranges, params=dict(READ_OPTIONS)))
+        found = raw.get("valueRanges", [])
+        if len(found) != len(titles):
+            raise WorkbookError(f"the sheet {self.key} answered {len(found)} ranges for {len(titles)}")
+        return {
+            title: Table(title, [[(value, "General") for value in row] for row in values.get("values", [])])
+            for title, values in zip(titles, found, strict=True)
+        }
+
+    def _make_room(self, meta: _Metadata, needs: Mapping[str, Extent]) -> None:
+        """Add missing tabs and grow grids too small for ``needs``, in one ``batchUpdate``."""
+        changes: list[dict[str, Any]] = []
+        for title, (rows, columns) in needs.items():
+            tab = meta.tabs.get(title)
+            if tab is None:
+                size = {"rowCount": max(rows, NEW_TAB_GRID[0]), "columnCount": max(columns, NEW_TAB_GRID[1])}
+                changes.append({"addSheet": {"properties": {"title": title, "gridProperties": size}}})
+                continue
+            for dimension, have, need in (("ROWS", tab.grid[0], rows), ("COLUMNS", tab.grid[1], columns)):
+                if need > have:
+                    grow = {"sheetId": tab.sheet_id, "dimension": dimension, "length": need - have}
+                    changes.append({"appendDimension": grow})
+        if not changes:
+            return
+        reply = self._call(lambda: self._api.batch_update(self.key, {"requests": changes}))
+        for answer in reply.get("replies", []):
+            if "addSheet" in answer:
+                tab = _parse_tab(answer["addSheet"]["properties"])
+                meta.tabs[tab.title] = tab
+                self._extents[tab.title] = (0, 0)
+        for title, (rows, columns) in needs.items():
+            tab = meta.tabs[title]
+            tab.grid = (max(tab.grid[0], rows), max(tab.grid[1], columns))
+
+    def _put(self, grids: Mapping[str, list[list[object]]]) -> None:
+        """Every grid from A1 in one RAW ``values:batchUpdate``: typed text stays text."""
+        data = [
+            {"range": absolute_range_name(title, f"A1:{column_letter(columns - 1)}{rows}"), "values": grid}
+            for title, grid in grids.items()
+            for rows, columns in [_extent(grid)]
+            if rows
+        ]
+        if data:
+            body = {"valueInputOption": "RAW", "data": data}
+            self._call(lambda: self._api.values_batch_update(self.key, body))
+
+    def _call(self, request: Callable[[], T]) -> T:
+        """``request()``, retried on rate limits, server errors and network trouble."""
+        problem = ""
+        for attempt in range(self._retries + 1):
+            if attempt:
+                self._sleep(min(self._backoff * 2 ** (attempt - 1), MAX_BACKOFF))
+            try:
+                return request()
+            except gspread.exceptions.APIError as e:
+                status = e.response.status_code
+                if status != 429 and status < 500:
+                    raise self._refusal(status, e) from e
+                problem = f"HTTP {status} {e.error.get('message', '')}".strip()
+            except RefreshError as e:
+                if not e.retryable:
+                    raise WorkbookError(
+                        f"Google refused the service-account key {self._key_file}: {e}"
+                    ) from e
+                problem = f"token refresh failed: {e}"
+            except (requests.ConnectionError, requests.Timeout, TransportError) as e:
+                problem = f"cannot reach Google Sheets: {e}"
+            log.info("%s: %s (attempt %d of %d)", self.key, problem, attempt + 1, self._retries + 1)
+        raise TransientError(
+            f"Google Sheets {self.key}: {problem}; gave up after {self._retries + 1} attempts"
+        )
+
+    def _refusal(self, status: int, error: gspread.exceptions.APIError) -> WorkbookError:
+        message = str(error.error.get("message", ""))
+        if status == 404:
+            return WorkbookError(f"no spreadsheet {self.key}; check the sheet key in the config")
+        if status == 403 and ("has not been used" in message or "disabled" in message):
+            return WorkbookError(f"enable the Google Sheets API for {self._account}'s project: {message}")
+        if status == 403:
+            return WorkbookError(
+                f"the sheet {self.key} is not shared with the service account {self._account}; "
+                "share it with that address as an editor"
+            )
+        if status == 401:
+            return WorkbookError(f"Google rejected the credentials in {self._key_file}: {message}")
+        return WorkbookError(f"Google Sheets {self.key} refused a request (HTTP {status}): {message}")
+
+
+class _Session(AuthorizedSession):
+    """An authorised session that can send the Sheets API to another server (tests, proxies)."""
+
+    def __init__(self, credentials: service_account.Credentials, *, api_base: str | None) -> None:
+        super().__init__(credentials)  # type: ignore[no-untyped-call]
+        self._api_base = api_base.rstrip("/") if api_base else None
+
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        if self._api_base and url.startswith(GOOGLE_API):
+            url = self._api_base + url[len(GOOGLE_API) :]
+        response: requests.Response = super().request(method, url, *args, **kwargs)  # type: ignore[no-untyped-call]
+        return response
+
+
+# --- credentials and metadata ------------------------------------------------------------------------
+
+
+def _credentials_path(settings: Mapping[str, Any]) -> Path:
+    if settings.get("credentials_file"):
+        return Path(settings["credentials_file"])
+    for name in CREDENTIAL_ENV:
+        if os.environ.get(name):
+            return Path(os.environ[name])
+    raise WorkbookError(
+        "Google Sheets needs a service-account key: set [sheets] credentials_file "
+        f"or the environment variable {CREDENTIAL_ENV[0]}"
+    )
+
+
+def _load_credentials(path: Path) -> service_account.Credentials:
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as e:
+        raise WorkbookError(f"cannot read the service-account key {path}: {e.strerror}") from e
+    return _cached_credentials(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_credentials(path: str, stamp: int) -> service_account.Credentials:
+    """One credential per key file (and version of it), so every game of a tick shares one token."""
+    try:
+        credentials: service_account.Credentials = service_account.Credentials.from_service_account_file(  # type: ignore[no-untyped-call]
+            path, scopes=SCOPES
+        )
+        return credentials
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        raise WorkbookError(f"{path} is not a usable service-account key: {e}") from e
+
+
+def _parse_metadata(key: str, raw: Mapping[str, Any]) -> _Metadata:
+    zone_name = raw.get("properties", {}).get("timeZone", "UTC")
+    try:
+        zone = ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise WorkbookError(f"the sheet {key} has the time zone {zone_name!r}, which is unknown here") from e
+    tabs = [_parse_tab(sheet["properties"]) for sheet in raw.get("sheets", [])]
+    return _Metadata(zone, {tab.title: tab for tab in tabs})
+
+
+def _parse_tab(properties: Mapping[str, Any]) -> _Tab:
+    grid = properties.get("gridProperties", {})
+    size = (int(grid.get("rowCount", NEW_TAB_GRID[0])), int(grid.get("columnCount", NEW_TAB_GRID[1])))
+    return _Tab(int(properties.get("sheetId", 0)), str(properties["title"]), size)
+
+
+# --- values --------------------------------------------------------------------------------------------
+
+
+def _extent(rows: Sequence[Sequence[object]]) -> Extent:
+    return len(rows), max((len(row) for row in rows), default=0)
+
+
+def _grid(rows: Sequence[Row], zone: ZoneInfo) -> list[list[object]]:
+    return [[_literal(value, zone) for value in row] for row in rows]
+
+
+def _pad(rows: list[list[object]], old: Extent) -> list[list[object]]:
+    """A rectangle covering both the new rows and the old extent, blanks as empty strings."""
+    height, width = _extent(rows)
+    height, width = max(height, old[0]), max(width, old[1])
+    padded = [row + [""] * (width - len(row)) for row in rows]
+    return padded + [[""] * width for _ in range(height - len(rows))]
+
+
+def _literal(value: object, zone: ZoneInfo) -> object:
+    """A JSON value the API stores as it is (RAW): numbers, booleans, text; times as local text."""
+    if value is None:
+        return ""
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, float | Decimal):
+        number = float(value)
+        return number if math.isfinite(number) else str(value)
+    if isinstance(value, datetime):
+        return text(value.astimezone(zone).replace(tzinfo=None) if value.tzinfo else value)
+    if isinstance(value, date | clock_time):
+        return text(value)
+    return str(value)

@@ -1,0 +1,505 @@
+"""A stand-in for the Google Sheets API v4 on 127.0.0.1 (stdlib HTTP server in a thread), speaking
+the subset gspread uses, so the real gspread + google-auth code runs over the wire.
+
+It keeps spreadsheets in memory, logs every request (``FakeSheets.requests``), issues OAuth tokens at
+``POST /token`` to a service-account credential whose ``token_uri`` points here and refuses API calls
+without one, honours ``valueInputOption`` (USER_ENTERED turns "=1+1" into a ``Formula`` and "01067"
+into 1067; RAW stores what it got), enforces grid limits like Google, and can answer the next API
+requests with an error (``fail_next``). Cells are stored unformatted: seed a timestamp as its serial
+number. Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from google.oauth2 import service_account
+
+__all__ = [
+    "FakeSheets",
+    "Formula",
+    "Logged",
+    "Spreadsheet",
+    "Tab",
+    "service_account_info",
+    "sheets_credentials",
+    "sheets_server",
+    "sheets_settings",
+]
+
+SERVICE_ACCOUNT = "courier@courier-test.iam.gserviceaccount.com"
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_CELL = re.compile(r"^([A-Z]*)(\d*)$")
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, status: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.status, self.message = code, status, message
+
+
+@dataclass(frozen=True)
+class Formula:
+    """What USER_ENTERED makes of text starting with "="; RAW never produces one."""
+
+    text: str
+
+
+@dataclass
+class Tab:
+    sheet_id: int
+    title: str
+    cells: dict[tuple[int, int], Any] = field(default_factory=dict)  # (row, column) from 0; absent: empty
+    rows: int = 1000
+    columns: int = 26
+
+    def values(self) -> list[list[Any]]:
+        """The used rectangle from A1, trimmed as the API trims (trailing empty cells and rows)."""
+        return _trim(self.cells, 0, 0, None, None)
+
+
+@dataclass
+class Spreadsheet:
+    key: str
+    time_zone: str = "UTC"
+    tabs: list[Tab] = field(default_factory=list)
+    forbidden: bool = False  # not shared with the service account: 403
+
+    def tab(self, title: str) -> Tab:
+        for tab in self.tabs:
+            if tab.title == title:
+                return tab
+        raise ApiError(400, "INVALID_ARGUMENT", f"Unable to parse range: {title}")
+
+
+@dataclass(frozen=True)
+class Logged:
+    method: str
+    path: str  # percent-decoded, e.g. /v4/spreadsheets/KEY/values/'Config'!A1:C3
+    query: dict[str, list[str]]
+    body: Any
+
+
+@dataclass
+class FakeSheets:
+    spreadsheets: dict[str, Spreadsheet] = field(default_factory=dict)
+    requests: list[Logged] = field(default_factory=list)
+    token_lifetime: int = 3600
+    tokens: list[str] = field(default_factory=list)
+    url: str = ""
+    _failures: list[int] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # --- for tests ---------------------------------------------------------------------------------
+
+    def create(
+        self, key: str, tabs: Mapping[str, Sequence[Sequence[Any]]], *, time_zone: str = "UTC"
+    ) -> Spreadsheet:
+        """A spreadsheet holding these tabs (values as the API returns them unformatted)."""
+        sheet = Spreadsheet(key, time_zone)
+        for index, (title, rows) in enumerate(tabs.items()):
+            tab = Tab(index * 1000 + 7, title)
+            for r, row in enumerate(rows):
+                tab.cells.update({(r, c): value for c, value in enumerate(row) if value not in (None, "")})
+            tab.rows = max(tab.rows, len(rows))
+            sheet.tabs.append(tab)
+        self.spreadsheets[key] = sheet
+        return sheet
+
+    def values(self, key: str, title: str) -> list[list[Any]]:
+        return self.spreadsheets[key].tab(title).values()
+
+    def titles(self, key: str) -> list[str]:
+        return [tab.title for tab in self.spreadsheets[key].tabs]
+
+    def fail_next(self, count: int, status: int = 500) -> None:
+        """Answer the next ``count`` API requests (not /token) with ``status``."""
+        self._failures.extend([status] * count)
+
+    def api_calls(self, kind: str | None = None) -> list[Logged]:
+        """Logged API requests, e.g. kind "values:batchGet", "values:batchUpdate", ":batchUpdate",
+        "metadata" (spreadsheets.get)."""
+        calls = [r for r in self.requests if r.path.startswith("/v4/")]
+        if kind == "metadata":
+            return [r for r in calls if r.method == "GET" and "/values" not in r.path]
+        if kind == ":batchUpdate":
+            return [r for r in calls if r.path.endswith(":batchUpdate") and "/values" not in r.path]
+        return [r for r in calls if kind is None or r.path.endswith(kind)]
+
+    # --- serving -----------------------------------------------------------------------------------
+
+    def handle(self, method: str, target: str, body: bytes, headers: Mapping[str, str]) -> tuple[int, Any]:
+        """One request; ``headers`` with lower-case names."""
+        parts = urlsplit(target)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        text = body.decode() if body else ""
+        parsed = (
+            json.loads(text)
+            if text and headers.get("content-type", "").startswith("application/json")
+            else text
+        )
+        with self._lock:
+            self.requests.append(Logged(method, unquote(parts.path), query, parsed))
+            try:
+                if parts.path == "/token":
+                    return 200, self._token(parse_qs(text))
+                if self._failures:
+                    status = self._failures.pop(0)
+                    raise ApiError(
+                        status, "UNAVAILABLE" if status >= 500 else "RESOURCE_EXHAUSTED", "injected"
+                    )
+                self._authorise(headers.get("authorization", ""))
+                return 200, self._route(method, parts.path, query, parsed)
+            except ApiError as e:
+                return e.code, {"error": {"code": e.code, "message": e.message, "status": e.status}}
+
+    def _token(self, form: Mapping[str, list[str]]) -> dict[str, Any]:
+        if (
+            form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
+            or "assertion" not in form
+        ):
+            raise ApiError(400, "invalid_grant", "expected a signed JWT assertion")
+        self.tokens.append(f"fake-token-{len(self.tokens) + 1}")
+        return {"access_token": self.tokens[-1], "expires_in": self.token_lifetime, "token_type": "Bearer"}
+
+    def _authorise(self, header: str) -> None:
+        if header.removeprefix("Bearer ") not in self.tokens:
+            raise ApiError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+
+    def _route(self, method: str, path: str, query: dict[str, list[str]], body: Any) -> Any:
+        match = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(:batchUpdate|/values:\w+|/values/([^/]+))?", path)
+        if not match:
+            raise ApiError(404, "NOT_FOUND", f"no such endpoint {path}")
+        key, tail, raw_range = match.group(1), match.group(2) or "", match.group(3)
+        if key not in self.spreadsheets:
+            raise ApiError(404, "NOT_FOUND", "Requested entity was not found.")
+        if self.spreadsheets[key].forbidden:
+            raise ApiError(403, "PERMISSION_DENIED", "The caller does not have permission")
+        working = copy.deepcopy(self.spreadsheets[key])  # every request applies whole or not at all
+        answer = _dispatch(working, method, tail, raw_range, query, body)
+        self.spreadsheets[key] = working
+        return answer
+
+
+def _dispatch(
+    sheet: Spreadsheet, method: str, tail: str, raw_range: str | None, query: dict[str, list[str]], body: Any
+) -> Any:
+    option = query.get("valueInputOption", [""])[0] or (body or {}).get("valueInputOption", "")
+    render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
+    if raw_range is not None:
+        encoded, _, action = raw_range.partition(":")  # gspread encodes the range's own colons
+        range_text = unquote(encoded)
+        if method == "GET":
+            return _get(sheet, range_text, render)
+        if method == "PUT":
+            return _update(sheet, range_text, body["values"], option)
+        if action == "append":
+            return _append(sheet, range_text, body["values"], option)
+        if action == "clear":
+            return _clear(sheet, range_text)
+    if tail == "" and method == "GET":
+        return _metadata(sheet)
+    if tail == ":batchUpdate":
+        return {"spreadsheetId": sheet.key, "replies": [_structure(sheet, r) for r in body["requests"]]}
+    if tail == "/values:batchGet":
+        ranges = [_get(sheet, text, render) for text in query.get("ranges", [])]
+        return {"spreadsheetId": sheet.key, "valueRanges": ranges}
+    if tail == "/values:batchUpdate":
+        answers = [_update(sheet, item["range"], item["values"], option) for item in body["data"]]
+        total = sum(a["updatedCells"] for a in answers)
+        return {"spreadsheetId": sheet.key, "totalUpdatedCells": total, "responses": answers}
+    if tail == "/values:batchClear":
+        return {
+            "spreadsheetId": sheet.key,
+            "clearedRanges": [_clear(sheet, t)["clearedRange"] for t in body["ranges"]],
+        }
+    raise ApiError(404, "NOT_FOUND", f"{method} {tail} is not implemented by the fake")
+
+
+# --- endpoints -------------------------------------------------------------------------------------
+
+
+def _metadata(sheet: Spreadsheet) -> dict[str, Any]:
+    return {
+        "spreadsheetId": sheet.key,
+        "properties": {"title": sheet.key, "locale": "en_US", "timeZone": sheet.time_zone},
+        "sheets": [{"properties": _properties(tab, index)} for index, tab in enumerate(sheet.tabs)],
+    }
+
+
+def _properties(tab: Tab, index: int) -> dict[str, Any]:
+    grid = {"rowCount": tab.rows, "columnCount": tab.columns}
+    return {
+        "sheetId": tab.sheet_id,
+        "title": tab.title,
+        "index": index,
+        "sheetType": "GRID",
+        "gridProperties": grid,
+    }
+
+
+def _structure(sheet: Spreadsheet, request: Mapping[str, Any]) -> dict[str, Any]:
+    if "addSheet" in request:
+        properties = request["addSheet"].get("properties", {})
+        title = properties.get("title", f"Sheet{len(sheet.tabs) + 1}")
+        if any(tab.title == title for tab in sheet.tabs):
+            raise ApiError(400, "INVALID_ARGUMENT", f'A sheet with the name "{title}" already exists.')
+        grid = properties.get("gridProperties", {})
+        tab = Tab(max((t.sheet_id for t in sheet.tabs), default=0) + 1, title)
+        tab.rows, tab.columns = grid.get("rowCount", 1000), grid.get("columnCount", 26)
+        sheet.tabs.append(tab)
+        return {"addSheet": {"properties": _properties(tab, len(sheet.tabs) - 1)}}
+    if "appendDimension" in request:
+        grow = request["appendDimension"]
+        [tab] = [t for t in sheet.tabs if t.sheet_id == grow["sheetId"]]
+        if grow["dimension"] == "ROWS":
+            tab.rows += grow["length"]
+        else:
+            tab.columns += grow["length"]
+        return {}
+    raise ApiError(400, "INVALID_ARGUMENT", f"the fake does not know {sorted(request)}")
+
+
+def _get(sheet: Spreadsheet, text: str, render: str) -> dict[str, Any]:
+    title, (r0, c0, r1, c1) = _parse_range(text)
+    tab = sheet.tab(title)
+    values = [[_render(v, render) for v in row] for row in _trim(tab.cells, r0, c0, r1, c1)]
+    answer: dict[str, Any] = {"range": _a1(title, r0, c0, r1 or tab.rows - 1, c1 or tab.columns - 1)}
+    answer["majorDimension"] = "ROWS"
+    if values:
+        answer["values"] = values
+    return answer
+
+
+def _update(sheet: Spreadsheet, text: str, values: list[list[Any]], option: str) -> dict[str, Any]:
+    if option not in ("RAW", "USER_ENTERED"):
+        raise ApiError(400, "INVALID_ARGUMENT", "Invalid valueInputOption: INPUT_VALUE_OPTION_UNSPECIFIED")
+    title, (r0, c0, r1, c1) = _parse_range(text)
+    tab = sheet.tab(title)
+    height, width = len(values), max((len(row) for row in values), default=0)
+    if ":" not in text.rpartition("!")[2]:  # one cell: only where to start
+        r1 = c1 = None
+    if (r1 is not None and r0 + height - 1 > r1) or (c1 is not None and c0 + width - 1 > c1):
+        raise ApiError(
+            400, "INVALID_ARGUMENT", f"Requested writing within range [{text}], but tried writing more"
+        )
+    if r0 + height > tab.rows or c0 + width > tab.columns:
+        limits = f"Max rows: {tab.rows}, max columns: {tab.columns}"
+        raise ApiError(400, "INVALID_ARGUMENT", f"Range ({text}) exceeds grid limits. {limits}")
+    for r, row in enumerate(values):
+        for c, value in enumerate(row):
+            if value is None:
+                continue  # the API skips nulls; "" empties a cell
+            stored = value if option == "RAW" else _user_entered(value)
+            if stored == "":
+                tab.cells.pop((r0 + r, c0 + c), None)
+            else:
+                tab.cells[(r0 + r, c0 + c)] = stored
+    written = _a1(title, r0, c0, r0 + max(height - 1, 0), c0 + max(width - 1, 0))
+    return {
+        "spreadsheetId": sheet.key,
+        "updatedRange": written,
+        "updatedRows": height,
+        "updatedColumns": width,
+        "updatedCells": sum(len(row) for row in values),
+    }
+
+
+def _append(sheet: Spreadsheet, text: str, values: list[list[Any]], option: str) -> dict[str, Any]:
+    title, (_, c0, _, _) = _parse_range(text)
+    tab = sheet.tab(title)
+    below = max((r for r, _ in tab.cells), default=-1) + 1
+    tab.rows = max(tab.rows, below + len(values))  # append inserts rows as needed
+    return {"spreadsheetId": sheet.key, "updates": _update(sheet, _a1(title, below, c0), values, option)}
+
+
+def _clear(sheet: Spreadsheet, text: str) -> dict[str, Any]:
+    title, (r0, c0, r1, c1) = _parse_range(text)
+    tab = sheet.tab(title)
+    for r, c in list(tab.cells):
+        if r0 <= r <= (r1 if r1 is not None else r) and c0 <= c <= (c1 if c1 is not None else c):
+            del tab.cells[(r, c)]
+    return {"spreadsheetId": sheet.key, "clearedRange": text}
+
+
+# --- cells and ranges ------------------------------------------------------------------------------
+
+
+def _user_entered(value: Any) -> Any:
+    """What a person typing ``value`` gets: formulas, numbers and booleans parsed."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith("'"):
+        return value[1:]
+    if value.startswith("="):
+        return Formula(value)
+    if _NUMBER.match(value.strip()):
+        number = float(value)
+        return int(number) if number.is_integer() else number
+    if value.upper() in ("TRUE", "FALSE"):
+        return value.upper() == "TRUE"
+    return value
+
+
+def _render(value: Any, option: str) -> Any:
+    if isinstance(value, Formula):
+        return value.text  # the fake computes nothing
+    if option == "UNFORMATTED_VALUE" or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _trim(
+    cells: Mapping[tuple[int, int], Any], r0: int, c0: int, r1: int | None, c1: int | None
+) -> list[list[Any]]:
+    inside = {
+        (r - r0, c - c0): v
+        for (r, c), v in cells.items()
+        if r >= r0 and c >= c0 and (r1 is None or r <= r1) and (c1 is None or c <= c1)
+    }
+    if not inside:
+        return []
+    rows: list[list[Any]] = [[] for _ in range(max(r for r, _ in inside) + 1)]
+    for r, row in enumerate(rows):
+        width = max((c + 1 for rr, c in inside if rr == r), default=0)
+        row.extend(inside.get((r, c), "") for c in range(width))
+    return rows
+
+
+def _parse_range(text: str) -> tuple[str, tuple[int, int, int | None, int | None]]:
+    """ "'My tab'!B2:C" -> ("My tab", (1, 1, None, 2)); a bare title is the whole tab."""
+    if text.startswith("'"):
+        end = re.match(r"'((?:[^']|'')*)'", text)
+        if not end:
+            raise ApiError(400, "INVALID_ARGUMENT", f"Unable to parse range: {text}")
+        title, rest = end.group(1).replace("''", "'"), text[end.end() :]
+    else:
+        title, _, cells = text.partition("!")
+        rest = "!" + cells if cells else ""
+    if not rest:
+        return title, (0, 0, None, None)
+    first, _, last = rest.removeprefix("!").partition(":")
+    r0, c0 = _cell(first, 0)
+    r1, c1 = _cell(last, None) if last else _cell(first, None)
+    return title, (r0 or 0, c0 or 0, r1, c1)
+
+
+def _cell(text: str, default: int | None) -> tuple[int | None, int | None]:
+    match = _CELL.match(text.upper())
+    if not match:
+        raise ApiError(400, "INVALID_ARGUMENT", f"Unable to parse range: {text}")
+    letters, digits = match.groups()
+    column = functools.reduce(lambda n, ch: n * 26 + ord(ch) - 64, letters, 0) - 1 if letters else default
+    return (int(digits) - 1 if digits else default), column
+
+
+def _a1(title: str, r0: int, c0: int, r1: int | None = None, c1: int | None = None) -> str:
+    def name(column: int) -> str:
+        return name(column // 26 - 1) + chr(65 + column % 26) if column >= 26 else chr(65 + column)
+
+    start = f"{name(c0)}{r0 + 1}"
+    end = f":{name(c1)}{r1 + 1}" if r1 is not None and c1 is not None else ""
+    return "'{}'!{}{}".format(title.replace("'", "''"), start, end)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        status, answer = self.server.fake.handle(
+            self.command, self.path, body, {k.lower(): v for k, v in self.headers.items()}
+        )
+        payload = json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    do_GET = do_POST = do_PUT = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    fake: FakeSheets
+
+
+# --- fixtures --------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _private_key_pem() -> str:
+    """A throwaway RSA key (generated once per test run: it takes ~50 ms)."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    return pem.decode()
+
+
+def service_account_info(token_uri: str) -> dict[str, str]:
+    """A service-account key file's contents, shaped as Google's console writes it."""
+    return {
+        "type": "service_account",
+        "project_id": "courier-test",
+        "private_key_id": "0123456789abcdef",
+        "private_key": _private_key_pem(),
+        "client_email": SERVICE_ACCOUNT,
+        "client_id": "100000000000000000001",
+        "token_uri": token_uri,
+    }
+
+
+@pytest.fixture
+def sheets_server() -> Iterator[FakeSheets]:
+    """A fresh fake Sheets API; ``.url`` is its base (the ``api_base`` setting)."""
+    fake = FakeSheets()
+    server = _Server(("127.0.0.1", 0), _Handler)
+    server.fake = fake
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, name="fake-sheets", daemon=True)
+    thread.start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture
+def sheets_credentials(tmp_path: Path, sheets_server: FakeSheets, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A service-account key file whose token_uri is the fake's /token. google-auth would also look
+    up the account's "regional access boundary" at iamcredentials.googleapis.com in the background:
+    tests never touch the internet, so that lookup is switched off."""
+    monkeypatch.setattr(
+        service_account.Credentials, "_is_regional_access_boundary_lookup_required", lambda self: False
+    )
+    path = tmp_path / "service-account.json"
+    path.write_text(json.dumps(service_account_info(f"{sheets_server.url}/token")), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def sheets_settings(sheets_server: FakeSheets, sheets_credentials: Path) -> dict[str, Any]:
+    """A deployment's ``[sheets]`` table pointing at the fake, with no waiting between retries."""
+    return {"credentials_file": str(sheets_credentials), "api_base": sheets_server.url, "backoff": 0}

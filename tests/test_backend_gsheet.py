@@ -1,0 +1,450 @@
+"""The Google Sheets backend, over the wire through gspread and google-auth against a local fake of the
+Sheets API (tests/servers/sheets.py): what it reads, what arrives in the sheet, and what it costs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import gspread
+import pytest
+from freezegun import freeze_time
+from google.oauth2 import service_account
+
+from courier.backends.base import FormResponse, TransientError, WorkbookError
+from courier.backends.gsheet import GoogleSheet
+from tests.servers.sheets import SERVICE_ACCOUNT, FakeSheets, Formula
+
+pytest_plugins = ["tests.servers.sheets"]  # sheets_server, sheets_credentials, sheets_settings
+
+KEY = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"
+BERLIN = ZoneInfo("Europe/Berlin")
+# Serial 46349.58680555556 is 2026-11-23 14:05:00 and 46204.395833333336 is 2026-07-01 09:30:00.
+NOVEMBER, JULY = 46349.58680555556, 46204.395833333336
+
+
+def _game(**extra: Sequence[Sequence[Any]]) -> dict[str, Sequence[Sequence[Any]]]:
+    return {
+        "Config": [
+            ["Key", "Value", "Note"],
+            ["game", "truce"],
+            ["rounds", 12],
+            ["", "ignored"],
+            ["Fee", 3.5],
+        ],
+        "Players": [
+            ["Secret", "Email", "Name"],
+            ["01067", " Alice@Example.ORG ", "Alice"],
+            [],
+            [4711, "bob@example.org", "Bob"],
+        ],
+        **extra,
+    }
+
+
+class Sleeps(list[float]):
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+LOCALISED_FORMS = {
+    "English": ("Form Responses 1", ["Timestamp", "Email Address", "Game", "Orders", "Secret"]),
+    "German": ("Formularantworten 1", ["Zeitstempel", "E-Mail-Adresse", "Game", "Orders", "Secret"]),
+    "French": ("Réponses au formulaire 1", ["Horodateur", "Adresse e-mail", "Game", "Orders", "Secret"]),
+    "Spanish": (
+        "Respuestas de formulario 1",
+        ["Marca temporal", "Dirección de correo electrónico", "Game", "Orders", "Secret"],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LOCALISED_FORMS)
+def test_reads_config_players_and_localised_form_responses(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any], language: str
+) -> None:
+    title, headers = LOCALISED_FORMS[language]
+    order = [3, 0, 4, 1, 2]  # columns shuffled: matching is by title
+    row: list[Any] = [NOVEMBER, "Alice@Example.org", "truce-1", "give 2 to bob", "01067"]
+    form = [[headers[i] for i in order], [row[i] for i in order]]
+    sheets_server.create(KEY, _game(**{title: form}), time_zone="Europe/Berlin")
+
+    snapshot = GoogleSheet(KEY, sheets_settings).read()
+
+    assert snapshot.config == {"game": "truce", "rounds": "12", "fee": "3.5"}
+    assert snapshot.config_cells == {"game": "Config!B2", "rounds": "Config!B3", "fee": "Config!B5"}
+    assert snapshot.players == [
+        {"name": "Alice", "email": "alice@example.org", "nickname": "", "role": "", "secret": "01067"},
+        {"name": "Bob", "email": "bob@example.org", "nickname": "", "role": "", "secret": "4711"},
+    ]
+    assert snapshot.player_rows == [2, 4]
+    assert snapshot.responses == [
+        FormResponse(
+            timestamp=datetime(2026, 11, 23, 14, 5, tzinfo=BERLIN),
+            email="alice@example.org",
+            game="truce-1",
+            orders="give 2 to bob",
+            secret="01067",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("zone", "serial", "expected"),
+    [
+        ("Europe/Berlin", NOVEMBER, datetime(2026, 11, 23, 13, 5, tzinfo=UTC)),  # UTC+1 in winter
+        ("Europe/Berlin", JULY, datetime(2026, 7, 1, 7, 30, tzinfo=UTC)),  # UTC+2 in summer
+        ("America/New_York", NOVEMBER, datetime(2026, 11, 23, 19, 5, tzinfo=UTC)),
+    ],
+)
+def test_form_timestamps_are_serials_in_the_spreadsheets_time_zone(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any], zone: str, serial: float, expected: datetime
+) -> None:
+    form = [["Timestamp", "Orders (one per line)"], [serial, "pass"]]
+    sheets_server.create(KEY, _game(**{"Form Responses 1": form}), time_zone=zone)
+
+    [response] = GoogleSheet(KEY, sheets_settings).read().responses
+
+    assert response.timestamp == expected
+    assert response.timestamp.utcoffset() is not None
+
+
+def test_a_read_is_one_batch_get_plus_metadata_once_per_object(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game(**{"Form Responses 1": [["Timestamp", "Orders"]], "Ledger": [["x"]]}))
+    sheet = GoogleSheet(KEY, sheets_settings)
+
+    sheet.read()
+    sheet.read()
+    GoogleSheet(KEY, sheets_settings).read()
+
+    assert len(sheets_server.api_calls()) == 5
+    assert len(sheets_server.api_calls("metadata")) == 2
+    [get, *_] = batch_gets = sheets_server.api_calls("values:batchGet")
+    assert len(batch_gets) == 3
+    assert get.query["ranges"] == ["'Config'", "'Players'", "'Form Responses 1'", "'Ledger'"]
+    assert get.query["valueRenderOption"] == ["UNFORMATTED_VALUE"]
+    assert get.query["dateTimeRenderOption"] == ["SERIAL_NUMBER"]
+    assert "timeZone" in sheets_server.api_calls("metadata")[0].query["fields"][0]
+
+
+def test_a_missing_players_tab_says_what_to_do(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, {"Config": [["Key", "Value"]]})
+
+    with pytest.raises(WorkbookError, match=f"^the sheet {KEY} has no Players tab; run `courier init`$"):
+        GoogleSheet(KEY, sheets_settings).read()
+
+
+# --- publishing --------------------------------------------------------------------------------
+
+
+def test_write_public_is_one_raw_batch_update_and_values_stay_literal(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game(Ledger=[["old"]], History=[["old"]]), time_zone="Europe/Berlin")
+    sheet = GoogleSheet(KEY, sheets_settings)
+    sheet.read()
+    ledger: list[list[Any]] = [
+        ["Player", "Coins", "Note"],
+        ['=IMPORTXML("http://x")', 3, "+1"],
+        ["01067", 2.5, "#N/A"],
+        ["Carol", None, datetime(2026, 11, 23, 13, 5, tzinfo=UTC)],
+    ]
+
+    sheet.write_public(ledger=ledger, history=[["Round", "Event"], [1, "=1+1"]])
+
+    [write] = sheets_server.api_calls("values:batchUpdate")
+    assert write.body["valueInputOption"] == "RAW"
+    assert len(sheets_server.api_calls()) == 3  # metadata, read, one write
+    assert sheets_server.values(KEY, "Ledger") == [
+        ["Player", "Coins", "Note"],
+        ['=IMPORTXML("http://x")', 3, "+1"],  # text, not a Formula
+        ["01067", 2.5, "#N/A"],
+        ["Carol", "", "2026-11-23 14:05"],  # Berlin wall time, as text
+    ]
+    assert sheets_server.values(KEY, "History") == [["Round", "Event"], [1, "=1+1"]]
+    assert not any(
+        isinstance(v, Formula) for tab in sheets_server.spreadsheets[KEY].tabs for v in tab.cells.values()
+    )
+
+
+def test_the_fake_would_have_made_formulas_of_user_entered_text(
+    sheets_server: FakeSheets, sheets_credentials: Path
+) -> None:
+    """The check above means something: the same text typed (USER_ENTERED) becomes a formula."""
+    sheets_server.create(KEY, {"Ledger": []})
+    credentials = service_account.Credentials.from_service_account_file(str(sheets_credentials))  # type: ignore[no-untyped-call]
+    client = gspread.Client(auth=credentials.with_scopes(["https://www.googleapis.com/auth/spreadsheets"]))
+    client.http_client.session = _local_session(client.http_client.session, sheets_server.url)
+
+    client.http_client.values_update(
+        KEY, "'Ledger'!A1", params={"valueInputOption": "USER_ENTERED"}, body={"values": [["=1+1", "01067"]]}
+    )
+
+    assert sheets_server.values(KEY, "Ledger") == [[Formula("=1+1"), 1067]]
+
+
+def _local_session(session: Any, base: str) -> Any:
+    original = session.request
+
+    def request(method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+        return original(method, url.replace("https://sheets.googleapis.com", base), *args, **kwargs)
+
+    session.request = request
+    return session
+
+
+def test_shrinking_the_ledger_leaves_no_stale_cells(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game())
+    GoogleSheet(KEY, sheets_settings).write_public(
+        ledger=[["Player", "Coins", "Seat", "Note"], *[[f"p{i}", i, i, "x"] for i in range(9)]],
+        history=[["Round"], *[[r] for r in range(20)]],
+    )
+    next_tick = GoogleSheet(KEY, sheets_settings)
+    next_tick.read()
+
+    next_tick.write_public(ledger=[["Player", "Coins"], ["p1", 4]], history=[["Round"], [1]])
+    assert sheets_server.values(KEY, "Ledger") == [["Player", "Coins"], ["p1", 4]]
+    assert sheets_server.values(KEY, "History") == [["Round"], [1]]
+
+    next_tick.write_public(ledger=[["Player"]], history=[["Round"]])  # same object: it knows the extent
+    assert sheets_server.values(KEY, "Ledger") == [["Player"]]
+    assert len(sheets_server.api_calls("values:batchUpdate")) == 3
+
+
+def test_publishing_without_a_read_first_reads_the_old_extent(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game(Ledger=[["a", "b", "c"], ["1", "2", "3"]], History=[["Round"], [1], [2]]))
+
+    GoogleSheet(KEY, sheets_settings).write_public(ledger=[["z"]], history=[["Round"]])
+
+    assert sheets_server.values(KEY, "Ledger") == [["z"]]
+    assert sheets_server.values(KEY, "History") == [["Round"]]
+    assert [
+        len(sheets_server.api_calls(k)) for k in ("metadata", "values:batchGet", "values:batchUpdate")
+    ] == [1, 1, 1]
+
+
+def test_missing_public_tabs_are_added_in_one_request_before_the_write(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game())
+    sheet = GoogleSheet(KEY, sheets_settings)
+
+    sheet.write_public(ledger=[["Player"], ["Alice"]], history=[["Round"]])
+
+    assert sheets_server.titles(KEY) == ["Config", "Players", "Ledger", "History"]
+    [add] = sheets_server.api_calls(":batchUpdate")
+    assert [next(iter(r)) for r in add.body["requests"]] == ["addSheet", "addSheet"]
+    assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
+    assert len(sheets_server.api_calls()) == 3  # metadata, add tabs, one write
+
+
+def test_a_history_longer_than_the_grid_grows_it_first(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game(Ledger=[["Player"]], History=[["Round"]]))
+    history = [["Round", "Event"], *[[r, f"event {r}"] for r in range(1500)]]
+
+    GoogleSheet(KEY, sheets_settings).write_public(ledger=[["Player"]], history=history)
+
+    assert len(sheets_server.values(KEY, "History")) == 1501
+    [grow] = sheets_server.api_calls(":batchUpdate")
+    assert grow.body["requests"][0]["appendDimension"]["length"] == 501
+
+
+# --- failures ----------------------------------------------------------------------------------
+
+
+def test_rate_limits_are_retried_with_growing_pauses(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game())
+    sleeps = Sleeps()
+    sheet = GoogleSheet(KEY, {**sheets_settings, "backoff": 1}, sleep=sleeps)
+    sheets_server.fail_next(2, 429)
+
+    assert sheet.read().config["game"] == "truce"
+
+    assert sleeps == [1, 2]
+    assert len(sheets_server.api_calls()) == 4  # two refused, then metadata and data
+
+
+def test_a_server_that_keeps_failing_gives_up_after_bounded_retries_and_writes_nothing(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game(Ledger=[["Player"], ["Alice"]], History=[["Round"], [1]]))
+    sleeps = Sleeps()
+    sheet = GoogleSheet(KEY, {**sheets_settings, "backoff": 1, "retries": 3}, sleep=sleeps)
+    sheet.read()
+    before = len(sheets_server.api_calls())
+    sheets_server.fail_next(100, 500)
+
+    with pytest.raises(TransientError, match=f"^Google Sheets {KEY}: HTTP 500 .*gave up after 4 attempts$"):
+        sheet.write_public(ledger=[["Player"], ["Bob"]], history=[["Round"], [2]])
+
+    assert sleeps == [1, 2, 4]
+    assert len(sheets_server.api_calls()) - before == 4
+    assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
+    assert sheets_server.values(KEY, "History") == [["Round"], [1]]
+
+
+def test_backoff_is_capped(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    sheets_server.create(KEY, _game())
+    sleeps = Sleeps()
+    sheets_server.fail_next(100, 503)
+
+    with pytest.raises(TransientError):
+        GoogleSheet(KEY, {**sheets_settings, "backoff": 10, "retries": 5}, sleep=sleeps).read()
+
+    assert sleeps == [10, 20, 30, 30, 30]
+
+
+def test_an_unreachable_server_is_transient(sheets_settings: dict[str, Any]) -> None:
+    settings = {**sheets_settings, "api_base": "http://127.0.0.1:9", "retries": 1}
+
+    with pytest.raises(TransientError, match="cannot reach Google Sheets"):
+        GoogleSheet(KEY, settings, sleep=Sleeps()).read()
+
+
+def test_a_sheet_not_shared_with_the_account_says_so(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game()).forbidden = True
+
+    with pytest.raises(WorkbookError) as caught:
+        GoogleSheet(KEY, sheets_settings).read()
+
+    assert str(caught.value) == (
+        f"the sheet {KEY} is not shared with the service account {SERVICE_ACCOUNT}; "
+        "share it with that address as an editor"
+    )
+    assert len(sheets_server.api_calls()) == 1  # refusals are not retried
+
+
+def test_an_unknown_sheet_says_so(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    with pytest.raises(WorkbookError, match=r"^no spreadsheet nope; check the sheet key in the config$"):
+        GoogleSheet("nope", sheets_settings).read()
+
+
+@pytest.mark.parametrize("content", [None, "not json", json.dumps({"type": "service_account"})])
+def test_an_unusable_key_file_is_named(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "key.json"
+    if content is not None:
+        path.write_text(content)
+
+    with pytest.raises(WorkbookError, match=str(path)):
+        GoogleSheet(KEY, {"credentials_file": str(path)})
+
+
+def test_without_any_key_the_settings_to_use_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COURIER_SHEETS_CREDENTIALS", raising=False)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+
+    with pytest.raises(WorkbookError, match=r"credentials_file.*COURIER_SHEETS_CREDENTIALS"):
+        GoogleSheet(KEY, {})
+
+
+def test_the_key_file_may_come_from_the_environment(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheets_server.create(KEY, _game())
+    monkeypatch.setenv("COURIER_SHEETS_CREDENTIALS", sheets_settings.pop("credentials_file"))
+
+    assert GoogleSheet(KEY, sheets_settings).read().config["game"] == "truce"
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+
+def test_one_token_serves_every_request_until_it_expires(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, _game())
+    with freeze_time("2026-11-23 12:00:00", real_asyncio=True) as clock:
+        for _ in range(2):  # two games of one tick share the key file and so the token
+            sheet = GoogleSheet(KEY, sheets_settings)
+            sheet.read()
+            sheet.write_public(ledger=[["Player"]], history=[["Round"]])
+        assert len(sheets_server.tokens) == 1
+
+        clock.tick(timedelta(minutes=55))  # tokens last an hour (the fake's expires_in=3600)
+        GoogleSheet(KEY, sheets_settings).read()
+        assert len(sheets_server.tokens) == 1
+
+        clock.tick(timedelta(minutes=2))  # google-auth renews 3¾ minutes before expiry
+        GoogleSheet(KEY, sheets_settings).read()
+
+    assert len(sheets_server.tokens) == 2
+    assert len([r for r in sheets_server.requests if r.path == "/token"]) == 2
+
+
+# --- init --------------------------------------------------------------------------------------
+
+
+def test_init_creates_every_tab_and_is_idempotent(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    sheets_server.create(KEY, {"Sheet1": []})
+
+    GoogleSheet(KEY, sheets_settings).init(game="truce")
+
+    assert sheets_server.titles(KEY) == [
+        "Sheet1",
+        "Config",
+        "Players",
+        "Form Responses 1",
+        "Ledger",
+        "History",
+    ]
+    config = sheets_server.values(KEY, "Config")
+    assert config[0] == ["Key", "Value", "Note"]
+    assert [row[:2] for row in config[1:]] == [
+        ["game", "truce"],
+        ["rounds", 10],
+        ["timezone", "UTC"],
+        ["deadlines", "20:00"],
+        ["reminders", "12h, 1h"],
+        ["early_resolution", "no"],
+    ]
+    assert sheets_server.values(KEY, "Form Responses 1") == [
+        ["Timestamp", "Email Address", "Game", "Orders", "Secret"]
+    ]
+    snapshot = GoogleSheet(KEY, sheets_settings).read()
+    assert snapshot.config["rounds"] == "10"
+    assert len(snapshot.players) == 3
+
+    sheets_server.spreadsheets[KEY].tab("Players").cells[(1, 0)] = "Carol"
+    writes = len(sheets_server.api_calls("values:batchUpdate")) + len(sheets_server.api_calls(":batchUpdate"))
+    GoogleSheet(KEY, sheets_settings).init(game="monarchs")
+
+    assert (
+        len(sheets_server.api_calls("values:batchUpdate")) + len(sheets_server.api_calls(":batchUpdate"))
+        == writes
+    )
+    assert sheets_server.values(KEY, "Config")[1][:2] == ["game", "truce"]
+    assert sheets_server.values(KEY, "Players")[1][0] == "Carol"
+
+
+def test_init_fills_only_missing_or_blank_tabs(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    tabs = _game(**{"Formularantworten 1": [["Zeitstempel", "Orders"]], "Ledger": []})
+    sheets_server.create(KEY, tabs)
+
+    GoogleSheet(KEY, sheets_settings).init(game="truce")
+
+    assert sheets_server.titles(KEY) == ["Config", "Players", "Formularantworten 1", "Ledger", "History"]
+    assert sheets_server.values(KEY, "Players") == [list(row) for row in tabs["Players"]]
+    assert sheets_server.values(KEY, "Ledger") == [["Round", "Player"]]
