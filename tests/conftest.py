@@ -18,7 +18,7 @@ from courier.config import Deployment, load_deployment
 from courier.journal import Journal
 from courier.tick import run_tick
 
-pytest_plugins = ["tests.servers.imap"]
+pytest_plugins = ["tests.servers.imap", "tests.servers.smtp", "tests.servers.sheets"]
 
 LONDON = ZoneInfo("Europe/London")
 PLAYERS = ["Agatha", "Barney", "Celeste", "Darcy"]

@@ -105,7 +105,7 @@ def test_reads_config_players_and_localised_form_responses(
 def test_form_timestamps_are_serials_in_the_spreadsheets_time_zone(
     sheets_server: FakeSheets, sheets_settings: dict[str, Any], zone: str, serial: float, expected: datetime
 ) -> None:
-    form = [["Timestamp", "Orders (one per line)"], [serial, "pass"]]
+    form: list[list[Any]] = [["Timestamp", "Orders (one per line)"], [serial, "pass"]]
     sheets_server.create(KEY, _game(**{"Form Responses 1": form}), time_zone=zone)
 
     [response] = GoogleSheet(KEY, sheets_settings).read().responses
@@ -255,7 +255,7 @@ def test_a_history_longer_than_the_grid_grows_it_first(
     sheets_server: FakeSheets, sheets_settings: dict[str, Any]
 ) -> None:
     sheets_server.create(KEY, _game(Ledger=[["Player"]], History=[["Round"]]))
-    history = [["Round", "Event"], *[[r, f"event {r}"] for r in range(1500)]]
+    history: list[list[Any]] = [["Round", "Event"], *[[r, f"event {r}"] for r in range(1500)]]
 
     GoogleSheet(KEY, sheets_settings).write_public(ledger=[["Player"]], history=history)
 

@@ -14,8 +14,6 @@ from courier.backends.base import BackendError, RawMessage
 from courier.backends.imap import ImapInbox
 from tests.servers.imap import ImapServer, append, connect, inbox_settings, new_user
 
-pytest_plugins = ["tests.servers.imap"]  # the server fixtures; one registration however many modules ask
-
 ONE_HOUR_EAST = timezone(timedelta(hours=1))
 
 

@@ -16,8 +16,6 @@ from courier.backends.base import BackendError, PermanentError, RateLimited, Tra
 from courier.backends.smtp import SmtpTransport
 from tests.servers.smtp import PASSWORD, USER, SmtpServer, free_port, per_recipient
 
-pytest_plugins = ["tests.servers.smtp"]
-
 MakeServer = Callable[..., SmtpServer]
 
 

@@ -170,7 +170,7 @@ class SmtpTransport:
         if not senders:
             raise PermanentError(f"message {subject!r} has no From address")
         if not recipients:
-            raise PermanentError(f"message {subject!r} has no recipient in To or Cc")
+            raise PermanentError(f"message {subject!r} has no recipient in To, Cc or Bcc")
         return senders[0], recipients
 
     def _serialise(self, smtp: smtplib.SMTP, message: EmailMessage) -> tuple[bytes, list[str]]:
@@ -187,7 +187,9 @@ class SmtpTransport:
         try:
             data = message.as_bytes(policy=policy.clone(linesep="\r\n", utf8=international))
         except (ValueError, LookupError, UnicodeError) as e:
-            raise PermanentError(f"cannot serialise message {message.get('Subject', '')!r}: {e}") from e
+            raise PermanentError(
+                f"cannot serialise message {message.get('Subject', '')!r}: {_one_line(str(e))}"
+            ) from e
         options = ["SMTPUTF8"] if international else []
         if not data.isascii() and smtp.has_extn("8bitmime"):
             options.append("BODY=8BITMIME")

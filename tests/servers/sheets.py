@@ -476,7 +476,8 @@ def sheets_server() -> Iterator[FakeSheets]:
     server = _Server(("127.0.0.1", 0), _Handler)
     server.fake = fake
     fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="fake-sheets", daemon=True)
+    # A short poll interval: shutdown() waits for the next poll (0.5 s by default).
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), name="fake-sheets", daemon=True)
     thread.start()
     try:
         yield fake
