@@ -16,13 +16,14 @@ log = logging.getLogger(__name__)
 
 
 def drain_outbox(tick: Tick) -> None:
-    for row in tick.journal.queued():
+    queued = tick.journal.queued()
+    for done, row in enumerate(queued):
         message = message_from_bytes(row.raw, policy=default_policy)
         faults.checkpoint("send.before")
         try:
             tick.transport.send(message)
         except RateLimited as e:
-            log.warning("the mail server asks us to slow down (%s); the rest waits for the next tick", e)
+            tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
             return
         except TransientError as e:
             tick.journal.mark_attempt(row.id, str(e), failed=False)

@@ -17,7 +17,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from courier import faults
-from courier.backends.base import BackendError, Inbox, Transport
+from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick, rng_for
@@ -110,8 +110,10 @@ def load_games(tick: Tick) -> None:
             tick.games[source.id] = _load_game(tick, source)
         except OPERATOR_ERRORS as e:
             tick.broken.add(source.id)
-            tick.problem(str(e))
-            tick.tell_organiser(source.id, source.organiser, str(e))
+            problem = str(e) if isinstance(e, ConfigError) else f"game {source.id}: {e}"
+            tick.problem(problem)
+            if not isinstance(e, TransientError):  # a passing outage is the operator's, via cron
+                tick.tell_organiser(source.id, source.organiser, problem)
 
 
 def _load_game(tick: Tick, source: GameSource) -> LoadedGame:

@@ -19,8 +19,6 @@ from courier.backends.base import FormResponse, TransientError, WorkbookError
 from courier.backends.gsheet import GoogleSheet
 from tests.servers.sheets import SERVICE_ACCOUNT, FakeSheets, Formula
 
-pytest_plugins = ["tests.servers.sheets"]  # sheets_server, sheets_credentials, sheets_settings
-
 KEY = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"
 BERLIN = ZoneInfo("Europe/Berlin")
 # Serial 46349.58680555556 is 2026-11-23 14:05:00 and 46204.395833333336 is 2026-07-01 09:30:00.

@@ -13,6 +13,11 @@ Quota (60 reads and 60 writes per minute per user) is spent sparingly:
   rows, costs one ``spreadsheets:batchUpdate`` first. Called without a ``read`` it reads the two
   extents first (one more read).
 
+Values are read unformatted (``UNFORMATTED_VALUE``, times as serial numbers in the spreadsheet's zone),
+so text such as "01067" stays text. The price: a number format is not seen, so a Config cell typed as
+20:00 that Sheets turned into a time arrives as the day fraction 0.8333...; ``init`` writes such
+settings as text (RAW), and an organiser who retypes one should keep it text ("'20:00").
+
 Rate limits and server errors are retried with bounded, doubling backoff; after that the tick gives up
 on this game with ``TransientError`` and nothing is lost (the journal is the source of truth).
 """
