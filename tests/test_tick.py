@@ -312,6 +312,7 @@ def test_an_invalid_edit_keeps_the_last_good_config(make_table: Callable[..., Ta
     table.tick(at(0, 9, 5))
     (notice,) = table.sent("organiser@courier.test")
     assert "deadlines" in text_of(notice) and "25:00" in text_of(notice)
+    assert "Config!B" in text_of(notice)  # the cell to fix
     assert "last good settings" in text_of(notice)
     table.tick(at(0, 20, 5))  # resolved on the old deadline
     assert any("Round 1 of 3: results" in s for s in subjects(table, "Agatha"))
@@ -330,3 +331,73 @@ def test_the_same_mail_twice_counts_once(make_table: Callable[..., Table]) -> No
     journal.close()
     assert statuses == ["duplicate", "used"]
     assert sum("Orders received" in s for s in subjects(table, "Agatha")) == 1
+
+
+def add_form_response(table: Table, email: str, orders: str, secret: str = "") -> None:
+    book = load_workbook(table.root / "truce-1.xlsx")
+    sheet = book["Form Responses 1"]
+    sheet.append(["2026-12-01 10:00:00", email, "truce-1", orders, secret])
+    book.save(table.root / "truce-1.xlsx")
+
+
+def test_form_answers_from_strangers_move_nothing(make_table: Callable[..., Table]) -> None:
+    table = make_table(secrets={"Barney": "hush"})
+    table.tick(at(0, 8, 5))
+    add_form_response(table, "mallory@evil.test", "attack Agatha")
+    add_form_response(table, address("Barney"), "loot", secret="wrong")
+    add_form_response(table, address("Celeste"), "defend")
+    table.tick(at(0, 10, 5))
+    journal = table.journal()
+    standing = journal.standing("truce-1", "round-1")
+    journal.close()
+    assert list(standing) == ["Celeste"]
+    assert table.sent("mallory@evil.test") == []
+    assert "secret" in text_of(table.sent("Barney")[-1])
+
+
+def test_only_trusted_servers_verdicts_count(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    toml = table.deployment.path
+    toml.write_text(
+        toml.read_text().replace("[inbox]", '[auth]\ntrusted_authserv_ids = ["mx.courier.test"]\n\n[inbox]')
+    )
+    table.deployment = load_deployment(toml)
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot", headers={"Authentication-Results": "elsewhere.test; dkim=fail"})
+    table.order(
+        "Barney", "loot", headers={"Authentication-Results": "mx.courier.test; dmarc=fail header.from=x"}
+    )
+    table.tick(at(0, 9))
+    journal = table.journal()
+    standing = journal.standing("truce-1", "round-1")
+    journal.close()
+    assert list(standing) == ["Agatha"]
+    refusal = text_of(table.sent("Barney")[-1])
+    assert "dmarc=fail" in refusal
+
+
+def test_a_player_in_two_games_is_asked_for_the_tag(make_table: Callable[..., Table]) -> None:
+    from courier.backends.workbook import write_config
+    from tests.conftest import BASE_CONFIG
+
+    table = make_table()
+    write_config(
+        table.root / "truce-2.xlsx", BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS]
+    )
+    toml = table.deployment.path
+    toml.write_text(
+        toml.read_text() + '\n[[game]]\nid = "truce-2"\nworkbook = "truce-2.xlsx"\nseed = "two"\n'
+    )
+    table.deployment = load_deployment(toml)
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot", subject="my orders")
+    table.order("Barney", "loot", subject="orders for [truce-2]")
+    table.order("Celeste", "loot", subject="orders", headers={"To": "orders+truce-2@courier.test"})
+    table.tick(at(0, 9))
+    assert "[truce-1]" in text_of(table.sent("Agatha")[-1]) and "[truce-2]" in text_of(
+        table.sent("Agatha")[-1]
+    )
+    journal = table.journal()
+    assert list(journal.standing("truce-2", "round-1")) == ["Barney", "Celeste"]
+    assert journal.standing("truce-1", "round-1") == {}
+    journal.close()
