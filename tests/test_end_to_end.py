@@ -83,7 +83,7 @@ class World:
             client.logout()
         return [
             message_from_bytes(data[b"BODY[]"], policy=default_policy) for _, data in sorted(fetched.items())
-        ]  # type: ignore[misc]
+        ]
 
 
 SHEET_GAME = "truce-e2e"
