@@ -48,10 +48,14 @@ def parse_duration(text: str) -> timedelta:
 
 
 def _time_of_day(text: str) -> time:
-    match = re.fullmatch(r"(\d{1,2})[:.](\d{2})(?::00)?", text.strip())
-    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+    """``20:00``, ``8.30``, or as an English-locale sheet shows a time: ``8:00 PM``, ``8:00:00 pm``."""
+    match = re.fullmatch(r"(\d{1,2})[:.](\d{2})(?::00)?\s*([ap]\.?m\.?)?", text.strip(), re.IGNORECASE)
+    hour = int(match.group(1)) if match else 99
+    if match and match.group(3):
+        hour = hour % 12 + (12 if match.group(3).lower().startswith("p") else 0) if 1 <= hour <= 12 else 99
+    if not match or hour > 23 or int(match.group(2)) > 59:
         raise ScheduleError(f"{text.strip()!r} is not a time of day; write e.g. 08:00, 20:00")
-    return time(int(match.group(1)), int(match.group(2)))
+    return time(hour, int(match.group(2)))
 
 
 def _weekday(text: str) -> int:
@@ -228,7 +232,8 @@ def _start(text: str, zone: ZoneInfo) -> datetime:
 
 
 def _deadlines(text: str) -> tuple[time, ...]:
-    items = [item for item in re.split(r"[,;\s]+", text) if item]
+    # Split on commas and spaces, but keep "8:00 PM" together.
+    items = re.findall(r"\d{1,2}[:.]\d{2}(?::00)?(?:\s*[ap]\.?m\.?)?|[^,;\s]+", text, re.IGNORECASE)
     return tuple(sorted({_time_of_day(item) for item in items}))
 
 

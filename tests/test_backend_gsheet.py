@@ -17,7 +17,7 @@ from google.oauth2 import service_account
 
 from courier.backends.base import FormResponse, TransientError, WorkbookError
 from courier.backends.gsheet import GoogleSheet
-from tests.servers.sheets import SERVICE_ACCOUNT, FakeSheets, Formula
+from tests.servers.sheets import SERVICE_ACCOUNT, FakeSheets, Formatted, Formula
 
 KEY = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -112,24 +112,57 @@ def test_form_timestamps_are_serials_in_the_spreadsheets_time_zone(
     assert response.timestamp.utcoffset() is not None
 
 
-def test_a_read_is_one_batch_get_plus_metadata_once_per_object(
+def test_cells_read_as_the_organiser_sees_them(
     sheets_server: FakeSheets, sheets_settings: dict[str, Any]
 ) -> None:
-    sheets_server.create(KEY, _game(**{"Form Responses 1": [["Timestamp", "Orders"]], "Ledger": [["x"]]}))
+    """Sheets turns a typed 20:00 into a time (the day fraction 0.8333...) and keeps the zeros of a
+    number formatted 00000 only in its display: both are read as displayed."""
+    tabs = _game()
+    tabs["Config"] = [
+        *tabs["Config"],
+        ["deadlines", Formatted(20 / 24, "20:00")],
+        ["start", Formatted(46357, "2026-12-01")],
+    ]
+    tabs["Players"] = [["Name", "Email", "Secret"], ["Alice", "alice@example.org", Formatted(1067, "01067")]]
+    sheets_server.create(KEY, tabs)
+
+    snapshot = GoogleSheet(KEY, sheets_settings).read()
+
+    assert snapshot.config["deadlines"] == "20:00"
+    assert snapshot.config["start"] == "2026-12-01"
+    assert snapshot.config["rounds"] == "12"
+    assert snapshot.players[0]["secret"] == "01067"
+
+
+def test_form_timestamps_come_from_the_serial_whatever_the_display(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """A US-locale display of 3 November would read as 11 March elsewhere; the serial beneath is exact."""
+    serial = 46329.58680555556  # 2026-11-03 14:05:00
+    form: list[list[Any]] = [["Timestamp", "Orders"], [Formatted(serial, "11/3/2026 14:05:00"), "pass"]]
+    sheets_server.create(KEY, _game(**{"Form Responses 1": form}), time_zone="America/New_York")
+
+    [response] = GoogleSheet(KEY, sheets_settings).read().responses
+
+    assert response.timestamp == datetime(2026, 11, 3, 19, 5, tzinfo=UTC)  # EST, UTC-5
+
+
+def test_a_read_is_one_request(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    form: list[list[Any]] = [["Timestamp", "Orders"], [NOVEMBER, "pass"]]
+    sheets_server.create(KEY, _game(**{"Form Responses 1": form, "Ledger": [["x"]], "Notes": [["y"]]}))
     sheet = GoogleSheet(KEY, sheets_settings)
 
     sheet.read()
     sheet.read()
     GoogleSheet(KEY, sheets_settings).read()
 
-    assert len(sheets_server.api_calls()) == 5
-    assert len(sheets_server.api_calls("metadata")) == 2
-    [get, *_] = batch_gets = sheets_server.api_calls("values:batchGet")
-    assert len(batch_gets) == 3
-    assert get.query["ranges"] == ["'Config'", "'Players'", "'Form Responses 1'", "'Ledger'"]
-    assert get.query["valueRenderOption"] == ["UNFORMATTED_VALUE"]
-    assert get.query["dateTimeRenderOption"] == ["SERIAL_NUMBER"]
-    assert "timeZone" in sheets_server.api_calls("metadata")[0].query["fields"][0]
+    calls = sheets_server.api_calls()
+    assert len(calls) == 3
+    assert all(call.method == "GET" and call.path == f"/v4/spreadsheets/{KEY}" for call in calls)
+    [fields] = calls[0].query["fields"]
+    for wanted in ("timeZone", "gridProperties", "formattedValue", "effectiveValue"):
+        assert wanted in fields
+    assert "ranges" not in calls[0].query  # naming a tab that is missing would fail the whole read
 
 
 def test_a_missing_players_tab_says_what_to_do(
@@ -161,7 +194,7 @@ def test_write_public_is_one_raw_batch_update_and_values_stay_literal(
 
     [write] = sheets_server.api_calls("values:batchUpdate")
     assert write.body["valueInputOption"] == "RAW"
-    assert len(sheets_server.api_calls()) == 3  # metadata, read, one write
+    assert len(sheets_server.api_calls()) == 2  # one read, one write
     assert sheets_server.values(KEY, "Ledger") == [
         ["Player", "Coins", "Note"],
         ['=IMPORTXML("http://x")', 3, "+1"],  # text, not a Formula
@@ -231,7 +264,7 @@ def test_publishing_without_a_read_first_reads_the_old_extent(
     assert sheets_server.values(KEY, "History") == [["Round"]]
     assert [
         len(sheets_server.api_calls(k)) for k in ("metadata", "values:batchGet", "values:batchUpdate")
-    ] == [1, 1, 1]
+    ] == [1, 0, 1]
 
 
 def test_missing_public_tabs_are_added_in_one_request_before_the_write(
@@ -246,7 +279,7 @@ def test_missing_public_tabs_are_added_in_one_request_before_the_write(
     [add] = sheets_server.api_calls(":batchUpdate")
     assert [next(iter(r)) for r in add.body["requests"]] == ["addSheet", "addSheet"]
     assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
-    assert len(sheets_server.api_calls()) == 3  # metadata, add tabs, one write
+    assert len(sheets_server.api_calls()) == 3  # the read, add tabs, one write
 
 
 def test_a_history_longer_than_the_grid_grows_it_first(
@@ -276,7 +309,7 @@ def test_rate_limits_are_retried_with_growing_pauses(
     assert sheet.read().config["game"] == "truce"
 
     assert sleeps == [1, 2]
-    assert len(sheets_server.api_calls()) == 4  # two refused, then metadata and data
+    assert len(sheets_server.api_calls()) == 3  # two refused, then the read
 
 
 def test_a_server_that_keeps_failing_gives_up_after_bounded_retries_and_writes_nothing(

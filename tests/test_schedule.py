@@ -311,3 +311,10 @@ def test_second_pass_through_a_repeated_hour_is_not_before_the_opening() -> None
     s = schedule(timezone="America/New_York", deadlines="01:50")
     opened = datetime(2026, 11, 1, 1, 45, fold=1, tzinfo=NEW_YORK)  # 01:45 EST, after 01:50 EDT
     assert s.next_deadline(opened) == at("2026-11-02 01:50", NEW_YORK)
+
+
+def test_times_as_an_english_locale_sheet_shows_them() -> None:
+    from datetime import time as clock
+
+    schedule = Schedule.from_config({"deadlines": "8:00 AM, 8:00:00 PM; 12:30 pm, 12:15 am"})
+    assert schedule.deadlines == (clock(0, 15), clock(8, 0), clock(12, 30), clock(20, 0))

@@ -79,9 +79,19 @@ _TEXT_TIMESTAMP_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M")
 _ZERO_PADDED = re.compile(r"^0+$")  # number formats like "00000" that display 1067 as 01067
 
 Row = Sequence[Any]
-# A cell as (value, number format); Google's unformatted values come with "General".
+# A cell as (value, number format); Google's cells come as a ``Shown`` value with "General".
 Cell = tuple[Any, str]
 _EMPTY: Cell = (None, "General")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A cell as a spreadsheet service renders it: ``text`` as the organiser sees it (Google's
+    formattedValue: "20:00" for a time, "01067" for 1067 formatted 00000) and the ``value`` beneath
+    (a number, text or boolean; None for an error), from which times are read (a serial number)."""
+
+    text: str
+    value: object
 
 
 @dataclass(frozen=True)
@@ -245,6 +255,8 @@ def text(value: object, number_format: str = "General") -> str:
     """A cell as the text a person sees: 1067 not 1067.0, text "01067" untouched, 20:00 not 20:00:00."""
     if value is None:
         return ""
+    if isinstance(value, Shown):
+        return value.text
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float) and value.is_integer():
@@ -263,7 +275,9 @@ def text(value: object, number_format: str = "General") -> str:
 
 def timestamp(value: object, zone: ZoneInfo) -> datetime | None:
     """An aware time from a datetime cell, a serial number (days since 1899-12-30) or text; naive
-    values are in ``zone``."""
+    values are in ``zone``. A ``Shown`` cell is read from its value: its text is in the sheet's locale."""
+    if isinstance(value, Shown):
+        value = value.text if value.value is None else value.value
     moment: datetime | None = None
     try:
         if isinstance(value, datetime):

@@ -3,20 +3,19 @@ responses, Ledger, History) and read by the same rules (courier/backends/_sheet_
 
 Quota (60 reads and 60 writes per minute per user) is spent sparingly:
 
-- the spreadsheet's metadata (tab titles, grid sizes, time zone) is read once per ``GoogleSheet``,
-  that is once per game per tick: the data read needs the form tab's exact title (a batchGet of a
-  missing tab fails as a whole) and form timestamps need the spreadsheet's zone;
-- ``read`` is one ``values:batchGet`` of Config, Players, every form tab, Ledger and History (the last
-  two only for their extent, so that publishing can blank what a shorter ledger no longer covers);
+- ``read`` is ONE ``spreadsheets.get`` whose field mask asks for the time zone, every tab's title and
+  grid size, and every cell's formattedValue and effectiveValue (the mask makes the API include grid
+  data; no ``ranges``, since naming a missing tab would fail the whole request). Ledger and History
+  are read too, only for their extent, so that publishing can blank what a shorter ledger no longer
+  covers;
 - ``write_public`` is one ``values:batchUpdate`` (RAW) of both tabs, each padded with empty strings
   to the extent it had, so no stale row survives; a missing tab, or a grid too small for the new
-  rows, costs one ``spreadsheets:batchUpdate`` first. Called without a ``read`` it reads the two
-  extents first (one more read).
+  rows, costs one ``spreadsheets:batchUpdate`` first. Called without a ``read`` it reads first.
 
-Values are read unformatted (``UNFORMATTED_VALUE``, times as serial numbers in the spreadsheet's zone),
-so text such as "01067" stays text. The price: a number format is not seen, so a Config cell typed as
-20:00 that Sheets turned into a time arrives as the day fraction 0.8333...; ``init`` writes such
-settings as text (RAW), and an organiser who retypes one should keep it text ("'20:00").
+Cells are read as the organiser sees them (formattedValue): a Config cell typed 20:00 that Sheets made
+a time reads "20:00", a number formatted 00000 reads "01067". Form timestamps are read from the number
+beneath (effectiveValue, a serial date) and converted in the spreadsheet's time zone, since their
+display follows the spreadsheet's locale.
 
 Rate limits and server errors are retried with bounded, doubling backoff; after that the tick gives up
 on this game with ``TransientError`` and nothing is lost (the journal is the source of truth).
@@ -51,7 +50,9 @@ from courier.backends._sheet_tables import (
     LEDGER_TAB,
     PLAYERS_TAB,
     RESPONSES_TAB,
+    Cell,
     Row,
+    Shown,
     Table,
     column_letter,
     example_tabs,
@@ -69,14 +70,18 @@ log = logging.getLogger(__name__)
 GOOGLE_API = "https://sheets.googleapis.com"
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)
 CREDENTIAL_ENV = ("COURIER_SHEETS_CREDENTIALS", "GOOGLE_APPLICATION_CREDENTIALS")
-METADATA_FIELDS = "properties.timeZone,sheets.properties(sheetId,title,gridProperties(rowCount,columnCount))"
-READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
+# Everything a tick needs in one spreadsheets.get (a mask naming sheets.data brings grid data).
+READ_FIELDS = (
+    "properties.timeZone,sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),"
+    "data(startRow,startColumn,rowData(values(formattedValue,effectiveValue))))"
+)
 NEW_TAB_GRID = (1000, 26)  # rows, columns: what Google gives a tab made in the browser
 MAX_BACKOFF = 30.0  # seconds; a tick must end long before cron starts the next
 TIMEOUT = 30.0
 
 T = TypeVar("T")
 Extent = tuple[int, int]  # rows, columns
+_BLANK: Cell = (None, "General")
 
 
 @dataclass
@@ -119,49 +124,35 @@ class GoogleSheet:
     # --- the Workbook protocol -------------------------------------------------------------------
 
     def read(self) -> SheetSnapshot:
-        meta = self._metadata()
+        meta, tables = self._load()
         config, players = self._required(meta, CONFIG_TAB), self._required(meta, PLAYERS_TAB)
-        forms = [title for title in meta.tabs if is_responses_tab(title)]
-        public = [title for title in (meta.title(LEDGER_TAB), meta.title(HISTORY_TAB)) if title]
-        tables = self._get([config, players, *forms, *public])
-        for title in public:
-            self._extents[title] = _extent(tables[title].rows)
         return parse_snapshot(
             config=tables[config],
             players=tables[players],
-            responses=[tables[title] for title in forms],
+            responses=[table for title, table in tables.items() if is_responses_tab(title)],
             zone=meta.zone,
         )
 
     def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
-        meta = self._metadata()
-        titles = {
-            LEDGER_TAB: meta.title(LEDGER_TAB) or LEDGER_TAB,
-            HISTORY_TAB: meta.title(HISTORY_TAB) or HISTORY_TAB,
-        }
-        unknown = [title for title in titles.values() if title in meta.tabs and title not in self._extents]
-        if unknown:
-            self._extents.update((title, _extent(table.rows)) for title, table in self._get(unknown).items())
-        grids = {titles[LEDGER_TAB]: _grid(ledger, meta.zone), titles[HISTORY_TAB]: _grid(history, meta.zone)}
+        meta = self._meta or self._load()[0]
+        titles = [meta.title(LEDGER_TAB) or LEDGER_TAB, meta.title(HISTORY_TAB) or HISTORY_TAB]
+        grids = {title: _grid(rows, meta.zone) for title, rows in zip(titles, (ledger, history), strict=True)}
         self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
         padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
         self._put(padded)
         self._extents.update((title, _extent(rows)) for title, rows in grids.items())
 
     def init(self, *, game: str) -> None:
-        meta = self._metadata()
+        meta, tables = self._load()
         has_form = any(is_responses_tab(title) for title in meta.tabs)
         wanted = [
             (title, rows) for title, rows in example_tabs(game) if not (title == RESPONSES_TAB and has_form)
         ]
-        existing = {title: meta.title(title) for title, _ in wanted}
-        present = [found for found in existing.values() if found]
-        blank = {title for title, table in self._get(present).items() if not _extent(table.rows)[0]}
-        grids = {
-            existing[title] or title: _grid(rows, meta.zone)
-            for title, rows in wanted
-            if existing[title] is None or existing[title] in blank
-        }
+        grids: dict[str, list[list[object]]] = {}
+        for title, rows in wanted:
+            found = meta.title(title)
+            if found is None or not tables[found].rows:  # missing or blank: never overwrite data
+                grids[found or title] = _grid(rows, meta.zone)
         if not grids:
             return
         self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
@@ -170,32 +161,21 @@ class GoogleSheet:
 
     # --- requests ----------------------------------------------------------------------------------
 
-    def _metadata(self) -> _Metadata:
-        if self._meta is None:
-            params: dict[str, Any] = {"fields": METADATA_FIELDS}
-            raw = self._call(lambda: self._api.fetch_sheet_metadata(self.key, params=params))
-            self._meta = _parse_metadata(self.key, raw)
-        return self._meta
+    def _load(self) -> tuple[_Metadata, dict[str, Table]]:
+        """The whole spreadsheet in one ``spreadsheets.get``: tabs, time zone and every cell, with
+        what each tab extends to (for ``write_public``)."""
+        params: dict[str, Any] = {"includeGridData": "true", "fields": READ_FIELDS}
+        raw = self._call(lambda: self._api.fetch_sheet_metadata(self.key, params=params))
+        self._meta = _parse_metadata(self.key, raw)
+        tables = {str(sheet["properties"]["title"]): _parse_table(sheet) for sheet in raw.get("sheets", [])}
+        self._extents = {title: _extent(table.rows) for title, table in tables.items()}
+        return self._meta, tables
 
     def _required(self, meta: _Metadata, wanted: str) -> str:
         title = meta.title(wanted)
         if title is None:
             raise WorkbookError(f"the sheet {self.key} has no {wanted} tab; run `courier init`")
         return title
-
-    def _get(self, titles: list[str]) -> dict[str, Table]:
-        """Whole tabs in one ``values:batchGet``, as unformatted values and serial-number times."""
-        if not titles:
-            return {}
-        ranges = [absolute_range_name(title) for title in titles]
-        raw = self._call(lambda: self._api.values_batch_get(self.key, ranges, params=dict(READ_OPTIONS)))
-        found = raw.get("valueRanges", [])
-        if len(found) != len(titles):
-            raise WorkbookError(f"the sheet {self.key} answered {len(found)} ranges for {len(titles)}")
-        return {
-            title: Table(title, [[(value, "General") for value in row] for row in values.get("values", [])])
-            for title, values in zip(titles, found, strict=True)
-        }
 
     def _make_room(self, meta: _Metadata, needs: Mapping[str, Extent]) -> None:
         """Add missing tabs and grow grids too small for ``needs``, in one ``batchUpdate``."""
@@ -339,6 +319,34 @@ def _parse_tab(properties: Mapping[str, Any]) -> _Tab:
     grid = properties.get("gridProperties", {})
     size = (int(grid.get("rowCount", NEW_TAB_GRID[0])), int(grid.get("columnCount", NEW_TAB_GRID[1])))
     return _Tab(int(properties.get("sheetId", 0)), str(properties["title"]), size)
+
+
+def _parse_table(sheet: Mapping[str, Any]) -> Table:
+    """A tab's cells from its grid data, placed where each block starts, trailing blanks trimmed."""
+    cells: dict[tuple[int, int], Cell] = {}
+    for block in sheet.get("data", []):
+        top, left = int(block.get("startRow", 0)), int(block.get("startColumn", 0))
+        for r, row in enumerate(block.get("rowData", [])):
+            for c, data in enumerate(row.get("values", [])):
+                cell = _cell(data)
+                if cell[0] is not None:
+                    cells[(top + r, left + c)] = cell
+    height = max((r + 1 for r, _ in cells), default=0)
+    rows: list[list[Cell]] = [[] for _ in range(height)]
+    for (r, c), cell in sorted(cells.items()):
+        rows[r].extend([_BLANK] * (c - len(rows[r])))
+        rows[r].append(cell)
+    return Table(str(sheet["properties"]["title"]), rows)
+
+
+def _cell(data: Mapping[str, Any]) -> Cell:
+    """One CellData as the organiser sees it, with the value beneath; blank when it shows nothing."""
+    effective = data.get("effectiveValue", {})
+    value = next((effective[k] for k in ("numberValue", "stringValue", "boolValue") if k in effective), None)
+    shown = data.get("formattedValue")
+    if shown is None and value is not None:
+        shown = text(value)
+    return (Shown(str(shown), value), "General") if shown else _BLANK
 
 
 # --- values --------------------------------------------------------------------------------------------

@@ -6,7 +6,11 @@ It keeps spreadsheets in memory, logs every request (``FakeSheets.requests``), i
 without one, honours ``valueInputOption`` (USER_ENTERED turns "=1+1" into a ``Formula`` and "01067"
 into 1067; RAW stores what it got), enforces grid limits like Google, and can answer the next API
 requests with an error (``fail_next``). Cells are stored unformatted: seed a timestamp as its serial
-number. Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``."""
+number, and a cell whose display differs from its value as ``Formatted(value, text)`` (a time 20:00 is
+``Formatted(0.8333333333333334, "20:00")``). ``spreadsheets.get`` serves grid data (formattedValue,
+effectiveValue, userEnteredValue per cell) when ``includeGridData=true`` or a ``fields`` mask asks for
+it, and applies the mask (unknown field names are refused like Google refuses them).
+Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``."""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from google.oauth2 import service_account
 
 __all__ = [
     "FakeSheets",
+    "Formatted",
     "Formula",
     "Logged",
     "Spreadsheet",
@@ -57,6 +62,15 @@ class Formula:
     text: str
 
 
+@dataclass(frozen=True)
+class Formatted:
+    """A value with a number format that shows it as ``text`` (formattedValue): a time, a date,
+    1067 formatted 00000. A write replaces it (the fake forgets the format)."""
+
+    value: float | int | str | bool
+    text: str
+
+
 @dataclass
 class Tab:
     sheet_id: int
@@ -66,7 +80,8 @@ class Tab:
     columns: int = 26
 
     def values(self) -> list[list[Any]]:
-        """The used rectangle from A1, trimmed as the API trims (trailing empty cells and rows)."""
+        """The used rectangle from A1 as stored (``Formula``, ``Formatted``), trimmed as the API trims
+        (trailing empty cells and rows)."""
         return _trim(self.cells, 0, 0, None, None)
 
 
@@ -210,7 +225,7 @@ def _dispatch(
         if action == "clear":
             return _clear(sheet, range_text)
     if tail == "" and method == "GET":
-        return _metadata(sheet)
+        return _spreadsheet(sheet, query)
     if tail == ":batchUpdate":
         return {"spreadsheetId": sheet.key, "replies": [_structure(sheet, r) for r in body["requests"]]}
     if tail == "/values:batchGet":
@@ -231,12 +246,29 @@ def _dispatch(
 # --- endpoints -------------------------------------------------------------------------------------
 
 
-def _metadata(sheet: Spreadsheet) -> dict[str, Any]:
-    return {
+def _spreadsheet(sheet: Spreadsheet, query: Mapping[str, list[str]]) -> dict[str, Any]:
+    """spreadsheets.get: a field mask, when given, decides what comes back (grid data included);
+    else ``includeGridData``."""
+    if query.get("ranges"):
+        raise ApiError(400, "INVALID_ARGUMENT", "the fake serves spreadsheets.get without ranges only")
+    mask = _mask(query["fields"][0]) if query.get("fields") else None
+    with_data = mask is not None or query.get("includeGridData", ["false"])[0] == "true"
+    answer = {
         "spreadsheetId": sheet.key,
         "properties": {"title": sheet.key, "locale": "en_US", "timeZone": sheet.time_zone},
-        "sheets": [{"properties": _properties(tab, index)} for index, tab in enumerate(sheet.tabs)],
+        "sheets": [_sheet(tab, index, with_data) for index, tab in enumerate(sheet.tabs)],
     }
+    return answer if mask is None else _select(answer, mask)
+
+
+def _sheet(tab: Tab, index: int, with_data: bool) -> dict[str, Any]:
+    answer: dict[str, Any] = {"properties": _properties(tab, index)}
+    if with_data:  # one GridData from A1 (startRow/startColumn 0 are omitted, as in proto3 JSON)
+        rows = _trim(tab.cells, 0, 0, None, None)
+        answer["data"] = [
+            {"rowData": [{"values": [_cell_data(v) for v in row]} if row else {} for row in rows]}
+        ]
+    return answer
 
 
 def _properties(tab: Tab, index: int) -> dict[str, Any]:
@@ -356,11 +388,88 @@ def _user_entered(value: Any) -> Any:
 def _render(value: Any, option: str) -> Any:
     if isinstance(value, Formula):
         return value.text  # the fake computes nothing
+    if isinstance(value, Formatted):
+        return value.value if option == "UNFORMATTED_VALUE" else value.text
     if option == "UNFORMATTED_VALUE" or isinstance(value, str):
         return value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _cell_data(value: Any) -> dict[str, Any]:
+    """A CellData: what the cell holds, what it evaluates to, and how it shows; {} when empty."""
+    if value == "":
+        return {}
+    underlying = value.value if isinstance(value, Formatted) else value
+    entered = {"formulaValue": value.text} if isinstance(value, Formula) else _extended(underlying)
+    effective = {"stringValue": value.text} if isinstance(value, Formula) else _extended(underlying)
+    shown = _render(value, "FORMATTED_VALUE")
+    return {"userEnteredValue": entered, "effectiveValue": effective, "formattedValue": shown}
+
+
+def _extended(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int | float):
+        return {"numberValue": value}
+    return {"stringValue": str(value)}
+
+
+# --- field masks (the ``fields`` parameter) --------------------------------------------------------
+
+_FIELD_PATH = re.compile(r"[A-Za-z*]\w*(?:\.[A-Za-z*]\w*)*")
+# The field names of the Spreadsheet resource the fake knows; Google refuses unknown ones.
+_FIELD_NAMES = """
+    spreadsheetId spreadsheetUrl properties sheets namedRanges developerMetadata dataSources title
+    locale timeZone autoRecalc defaultFormat sheetId index sheetType gridProperties rowCount
+    columnCount frozenRowCount frozenColumnCount hideGridlines hidden tabColor rightToLeft data
+    startRow startColumn rowData values rowMetadata columnMetadata formattedValue effectiveValue
+    userEnteredValue effectiveFormat userEnteredFormat numberFormat type pattern numberValue
+    stringValue boolValue formulaValue errorValue note hyperlink textFormatRuns dataValidation
+    pivotTable merges conditionalFormats filterViews protectedRanges basicFilter charts bandedRanges *
+"""
+_KNOWN_FIELDS = frozenset(_FIELD_NAMES.split())
+
+
+def _mask(text: str) -> dict[str, Any]:
+    """ "a.b,c(d,e(f))" -> {"a": {"b": {}}, "c": {"d": {}, "e": {"f": {}}}}; {} selects everything."""
+    tree: dict[str, Any] = {}
+    compact = "".join(text.split())
+    if _parse_mask(compact, 0, tree) != len(compact):
+        raise ApiError(400, "INVALID_ARGUMENT", f"Invalid field selection {text}")
+    return tree
+
+
+def _parse_mask(text: str, pos: int, tree: dict[str, Any]) -> int:
+    while True:
+        path = _FIELD_PATH.match(text, pos)
+        if not path:
+            raise ApiError(400, "INVALID_ARGUMENT", f"Invalid field selection {text}")
+        node = tree
+        for name in path.group().split("."):
+            if name not in _KNOWN_FIELDS:
+                raise ApiError(400, "INVALID_ARGUMENT", f"Invalid field selection {name}")
+            node = node.setdefault(name, {})
+        pos = path.end()
+        if text.startswith("(", pos):
+            pos = _parse_mask(text, pos + 1, node)
+            if not text.startswith(")", pos):
+                raise ApiError(400, "INVALID_ARGUMENT", f"Invalid field selection {text}")
+            pos += 1
+        if not text.startswith(",", pos):
+            return pos
+        pos += 1
+
+
+def _select(value: Any, mask: Mapping[str, Any]) -> Any:
+    if not mask or "*" in mask:
+        return value
+    if isinstance(value, list):
+        return [_select(item, mask) for item in value]
+    if isinstance(value, dict):
+        return {name: _select(value[name], inner) for name, inner in mask.items() if name in value}
+    return value
 
 
 def _trim(

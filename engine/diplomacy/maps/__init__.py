@@ -1,0 +1,1 @@
+"""Map data for the Diplomacy variants: plain dicts, read by ``Map.from_data``."""
