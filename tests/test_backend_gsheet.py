@@ -479,3 +479,21 @@ def test_init_fills_only_missing_or_blank_tabs(
     assert sheets_server.titles(KEY) == ["Config", "Players", "Formularantworten 1", "Ledger", "History"]
     assert sheets_server.values(KEY, "Players") == [list(row) for row in tabs["Players"]]
     assert sheets_server.values(KEY, "Ledger") == [["Round", "Player"]]
+
+
+def test_courier_init_sheet_adds_the_tabs(
+    tmp_path: Path, sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    from courier.cli import main
+
+    sheets_server.create("fresh", {"Sheet1": []})
+    config = tmp_path / "courier.toml"
+    table = "\n".join(
+        f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}" for k, v in sheets_settings.items()
+    )
+    config.write_text(f'from = "c@x.test"\norganiser = "o@x.test"\n\n[sheets]\n{table}\n', encoding="utf-8")
+    assert main(["init", "--sheet", "fresh", "--config", str(config)]) == 0
+    titles = sheets_server.titles("fresh")
+    for tab in ("Config", "Players", "Form Responses 1", "Ledger", "History"):
+        assert tab in titles
+    assert sheets_server.values("fresh", "Config")[0][:2] == ["Key", "Value"]
