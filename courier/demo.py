@@ -23,6 +23,7 @@ from courier.journal import Journal
 from courier.render import format_columns
 from courier.replay import replay_game
 from courier.tick import run_tick
+from engine.truce import TRUCE
 
 GAME = "truce-demo"
 ZONE = ZoneInfo("Europe/London")
@@ -143,15 +144,21 @@ def run_demo(directory: Path | None) -> int:
 def _print_results(root: Path, journal_path: Path) -> None:
     sheet = load_workbook(root / f"{GAME}.xlsx", read_only=True)["Ledger"]
     rows = [[("" if c is None else str(c)) for c in row] for row in sheet.iter_rows(values_only=True)]
-    print("The public ledger (Ledger tab of", root / f"{GAME}.xlsx", "):\n")
-    print(format_columns(rows[2:], rows[1]) if len(rows) > 1 else "(empty)")
+    width = len([cell for cell in rows[1] if cell]) if len(rows) > 1 else 0
+    print(f"The public ledger (the Ledger tab of {root / f'{GAME}.xlsx'}):\n")
+    print(format_columns([r[:width] for r in rows[2:]], rows[1][:width]) if width else "(empty)")
     print("\nEach player's mail (one .eml file per message):")
     for folder in sorted((root / "mail" / "sent").iterdir()):
         print(f"  {folder}  ({len(list(folder.glob('*.eml')))} messages)")
     journal = Journal(journal_path)
     try:
         rounds, problems = replay_game(journal, GAME)
+        game = journal.game(GAME)
     finally:
         journal.close()
+    if game is not None and (outcome := TRUCE.outcome(TRUCE.from_json(game.state))) is not None:
+        print(
+            f"\nGame over: {' and '.join(outcome.winners)} {'wins' if len(outcome.winners) == 1 else 'win'}."
+        )
     verdict = "every round reproduces" if not problems else f"{len(problems)} mismatches"
     print(f"\nReplay of the journal: {rounds} rounds, {verdict}.")
