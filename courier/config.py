@@ -178,10 +178,15 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         cell = snapshot.config_cells.get(named.group(1)) if named else None
         raise ConfigError(f"{where}: {cell + ': ' if cell else ''}{e}") from e
     players = _players(where, snapshot)
-    options = {k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS}
+    options = {
+        k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
+    }
     nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
     if nicknames:
         options["nicknames"] = nicknames
+    roles = {p.name: p.role for p in players if p.role}
+    if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
+        options["roles"] = roles
     return GameConfig(source.id, ruleset, schedule, players, options)
 
 

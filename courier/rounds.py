@@ -63,7 +63,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
     resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
-    deadline = None if outcome else config.schedule.next_deadline(at)
+    deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
     new_row = GameRow(
         id=row.id,
         ruleset=row.ruleset,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -99,6 +99,9 @@ class Schedule:
     reminders: tuple[timedelta, ...] = (timedelta(hours=12), timedelta(hours=1))  # longest first
     early_resolution: bool = False
     settle: timedelta = timedelta(minutes=10)
+    # Phases of some kinds run on their own clock (`retreat_duration = 12h`): Diplomacy's retreats
+    # and builds, Veneer's votes. A phase kind without an entry follows `deadlines`/`duration`.
+    phase_durations: Mapping[str, timedelta] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, config: Mapping[str, str]) -> Schedule:
@@ -116,6 +119,11 @@ class Schedule:
             reminders=_keyed("reminders", values.get("reminders", "12h, 1h"), _reminders),
             early_resolution=_keyed("early_resolution", values.get("early_resolution", "no"), _yes_no),
             settle=_keyed("settle", values.get("settle", "10m"), parse_duration),
+            phase_durations={
+                key.removesuffix("_duration"): _keyed(key, value, _positive_duration)
+                for key, value in values.items()
+                if key.endswith("_duration")
+            },
         )
         return schedule
 
@@ -131,9 +139,11 @@ class Schedule:
             return self.start.astimezone(UTC)
         return now
 
-    def next_deadline(self, opened_at: datetime) -> datetime:
-        """The first deadline strictly after a phase opened, on an allowed weekday. In UTC: an aware
-        time in a repeated local hour never compares equal (==) to one in another zone."""
+    def next_deadline(self, opened_at: datetime, kind: str = "") -> datetime:
+        """The first deadline strictly after a phase (of ``kind``) opened, on an allowed weekday. In
+        UTC: an aware time in a repeated local hour never compares equal (==) to one in another zone."""
+        if kind in self.phase_durations:
+            return opened_at.astimezone(UTC) + self.phase_durations[kind]
         local = opened_at.astimezone(self.timezone)
         if self.deadlines:
             return self._next_listed_time(local).astimezone(UTC)

@@ -223,7 +223,7 @@ def start_game(tick: Tick, loaded: LoadedGame) -> None:
         state=config.ruleset.to_json(state),
         phase_key=config.ruleset.phase(state).key,
         opened_at=opened_at,
-        deadline=config.schedule.next_deadline(opened_at),
+        deadline=config.schedule.next_deadline(opened_at, config.ruleset.phase(state).kind),
         finished=False,
     )
     with tick.journal.transaction() as db:

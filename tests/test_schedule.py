@@ -318,3 +318,14 @@ def test_times_as_an_english_locale_sheet_shows_them() -> None:
 
     schedule = Schedule.from_config({"deadlines": "8:00 AM, 8:00:00 PM; 12:30 pm, 12:15 am"})
     assert schedule.deadlines == (clock(0, 15), clock(8, 0), clock(12, 30), clock(20, 0))
+
+
+def test_phase_kinds_can_have_their_own_clock() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    schedule = Schedule.from_config({"deadlines": "20:00", "retreat_duration": "12h", "timezone": "UTC"})
+    opened = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    assert schedule.next_deadline(opened, "retreat") == opened + timedelta(hours=12)
+    assert schedule.next_deadline(opened, "movement") == opened + timedelta(days=1)
+    with pytest.raises(ScheduleError, match="retreat_duration"):
+        Schedule.from_config({"retreat_duration": "soon"})
