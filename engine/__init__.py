@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, LineError, Outcome, Phase, Resolution, Ruleset, Submission
+from engine.diplomacy._ruleset import DIPLOMACY
 from engine.truce import TRUCE
 
 __all__ = [
@@ -18,7 +19,7 @@ __all__ = [
 ]
 
 # The explicit table of games: a new game is one line here.
-RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE,)}
+RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY)}
 
 
 def find_ruleset(name: str) -> Ruleset:

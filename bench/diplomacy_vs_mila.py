@@ -1,0 +1,196 @@
+"""Our Diplomacy adjudicator against the ``diplomacy`` package (MILA), side by side.
+
+Random play in MILA makes the positions; at each movement phase both engines adjudicate the same
+orders in this process, each timed with ``time.perf_counter_ns``, and the resulting units and
+dislodged units are compared. A benchmark, not a test: it always exits 0. See bench/README.md.
+
+    python bench/diplomacy_vs_mila.py [--phases N] [--seed S] [--quick] [--dump FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from time import perf_counter_ns
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for `engine`
+
+from _mila import (  # noqa: E402
+    MilaGame,
+    Outcome,
+    mila_adjudicate,
+    mila_process,
+    new_game,
+    our_orders,
+    our_outcome,
+    our_position,
+    play_to_movement,
+    power_units,
+    random_movement_orders,
+)
+
+from engine.diplomacy import STANDARD, MovementResult, Position, resolve_movement  # noqa: E402
+
+QUICK_PHASES = 300
+SHOWN = 20  # disagreements printed in full
+
+
+@dataclass
+class Disagreement:
+    game: int
+    phase: str
+    position: Position
+    orders: dict[str, list[str]]  # MILA's order strings, by MILA power name
+    mila: Outcome
+    ours: Outcome
+    mila_codes: dict[str, list[str]]
+    our_result: MovementResult
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "phase": self.phase,
+            "units": power_units((u.power, u.type, u.location) for u in self.position.units),
+            "orders": {p.capitalize(): sorted(o.lower() for o in orders) for p, orders in self.orders.items()},
+            "mila": _outcome_json(self.mila),
+            "ours": _outcome_json(self.ours),
+            "mila_results": {u: codes for u, codes in sorted(self.mila_codes.items()) if codes},
+            "our_results": [_result_text(r) for r in self.our_result.results],
+        }
+
+
+@dataclass
+class Timings:
+    ours: list[int]
+    mila_core: list[int]
+    mila_process: list[int]
+
+
+def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "units": power_units(outcome.units),
+        "dislodged": [f"{p} {t} {loc} (from {by})" for p, t, loc, by in sorted(outcome.dislodged)],
+    }
+
+
+def _result_text(result: Any) -> str:
+    verdict = "ok" if result.succeeded else f"fails: {result.reason}"
+    return f"{result.order.unit.power} {result.order} -> {verdict}"
+
+
+def run(phases: int, seed: int) -> tuple[Timings, list[Disagreement], int]:
+    """Play random games until ``phases`` movement phases were adjudicated by both engines."""
+    rng = random.Random(seed)
+    timings = Timings([], [], [])
+    disagreements: list[Disagreement] = []
+    games = 0
+    game: MilaGame = None
+    last_year = 0
+    while len(timings.ours) < phases:
+        if game is None or game.is_game_done or _year(game) > last_year:
+            game, games = new_game(), games + 1
+            last_year = _year(game) + rng.randint(4, 15)  # fresh openings now and then, long games too
+            continue
+        play_to_movement(game, rng)
+        if game.is_game_done:
+            continue
+        for power, orders in random_movement_orders(game, rng).items():
+            game.set_orders(power, orders)
+        given: dict[str, list[str]] = {p: list(o) for p, o in game.get_orders().items() if o}
+        position = our_position(game)
+        orders = our_orders(given)
+        result, ours_ns = _time_ours(position, orders)
+        mila, codes, core_ns = mila_adjudicate(game)
+        phase = game.get_current_phase()
+        timings.ours.append(ours_ns)
+        timings.mila_core.append(core_ns)
+        timings.mila_process.append(mila_process(game))
+        ours = our_outcome(result)
+        if ours != mila:
+            disagreements.append(Disagreement(games, phase, position, given, mila, ours, codes, result))
+    return timings, disagreements, games
+
+
+def _time_ours(position: Position, orders: Any) -> tuple[MovementResult, int]:
+    start = perf_counter_ns()
+    result = resolve_movement(STANDARD.map, position, orders)
+    return result, perf_counter_ns() - start
+
+
+def _year(game: MilaGame) -> int:
+    return int(game.phase.split()[1]) if game.phase not in ("FORMING", "COMPLETED") else 0
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def _ms(ns: float) -> str:
+    return f"{ns / 1e6:8.3f} ms"
+
+
+def print_timings(t: Timings) -> None:
+    print(f"{'':24}{'median':>12}{'mean':>12}")
+    rows = [("ours (resolve_movement)", t.ours), ("MILA core", t.mila_core), ("MILA process()", t.mila_process)]
+    for name, values in rows:
+        print(f"{name:24}{_ms(statistics.median(values)):>12}{_ms(statistics.fmean(values)):>12}")
+    for name, values in rows[1:]:
+        by_median = statistics.median(values) / statistics.median(t.ours)
+        by_mean = statistics.fmean(values) / statistics.fmean(t.ours)
+        print(f"ours vs {name}: ×{by_median:.2f} (medians), ×{by_mean:.2f} (means)  [>1 means ours is faster]")
+
+
+def print_disagreement(n: int, d: Disagreement) -> None:
+    data = d.as_json()
+    print(f"\n--- disagreement {n}: game {d.game}, {d.phase}")
+    print("units:")
+    for power, units in data["units"].items():
+        print(f"  {power}: {', '.join(units)}")
+    print("orders:")
+    for power, orders in sorted(data["orders"].items()):
+        print(f"  {power}: {'; '.join(orders)}")
+    print("difference (MILA | ours):")
+    for label, mila_side, our_side in (
+        ("units", _flat(d.mila.units), _flat(d.ours.units)),
+        ("dislodged", _flat(d.mila.dislodged), _flat(d.ours.dislodged)),
+    ):
+        if mila_side != our_side:
+            print(f"  {label}: only MILA: {sorted(mila_side - our_side)}  only ours: {sorted(our_side - mila_side)}")
+    print("MILA results: " + "; ".join(f"{u}: {','.join(c)}" for u, c in data["mila_results"].items()))
+    print("our results (failures):")
+    for line in data["our_results"]:
+        if "-> ok" not in line:
+            print(f"  {line}")
+
+
+def _flat(items: frozenset[tuple[str, ...]]) -> set[str]:
+    return {" ".join(item) for item in items}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--phases", type=int, default=10_000, help="movement phases to adjudicate")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help=f"smoke run of {QUICK_PHASES} phases")
+    parser.add_argument("--dump", type=Path, help="write every disagreement as JSON to this file")
+    args = parser.parse_args(argv)
+    phases = QUICK_PHASES if args.quick else args.phases
+    timings, disagreements, games = run(phases, args.seed)
+    print(f"{phases} movement phases from {games} random games (seed {args.seed})\n")
+    print_timings(timings)
+    print(f"\nphases whose results disagree: {len(disagreements)} of {phases}")
+    for n, d in enumerate(disagreements[:SHOWN], 1):
+        print_disagreement(n, d)
+    if args.dump:
+        args.dump.write_text(json.dumps([d.as_json() for d in disagreements], indent=1) + "\n")
+        print(f"\nall {len(disagreements)} disagreements written to {args.dump}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Diplomacy: the map, positions, and the adjudicator (DATC v3.0, preferred options).
+
+Resolve a phase with ``resolve_movement``, ``resolve_retreats`` or ``resolve_adjustments``; each
+returns the result of every order and the position at the next phase that needs orders (phases
+nobody has to order for are skipped, centres change hands after the last movement season)."""
+
+from __future__ import annotations
+
+from engine.diplomacy._adjustment import civil_disorder, resolve_adjustments
+from engine.diplomacy._map import Map, Province, ProvinceKind
+from engine.diplomacy._movement import resolve_movement
+from engine.diplomacy._orders import (
+    AdjustmentOrder,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    MovementOrder,
+    Order,
+    Retreat,
+    RetreatOrder,
+    Support,
+    Unit,
+    UnitType,
+    Waive,
+    province_of,
+)
+from engine.diplomacy._phases import adjustment_due, free_home_centres, solo_winner, update_ownership
+from engine.diplomacy._position import (
+    DislodgedUnit,
+    Phase,
+    PhaseKind,
+    Position,
+    Season,
+    make_position,
+    starting_position,
+)
+from engine.diplomacy._results import (
+    AdjustmentResult,
+    Bounced,
+    ConvoyParadox,
+    Dislodged,
+    Duplicate,
+    Illegal,
+    MovementResult,
+    NoConvoyRoute,
+    NoneAllowed,
+    OrderResult,
+    Reason,
+    RetreatResult,
+    SupportCut,
+    Unmatched,
+)
+from engine.diplomacy._retreat import resolve_retreats, retreat_options
+from engine.diplomacy._variant import STANDARD, VARIANTS, Variant, find_variant
+
+__all__ = [
+    "STANDARD",
+    "VARIANTS",
+    "AdjustmentOrder",
+    "AdjustmentResult",
+    "Bounced",
+    "Build",
+    "Convoy",
+    "ConvoyParadox",
+    "Disband",
+    "Dislodged",
+    "DislodgedUnit",
+    "Duplicate",
+    "Hold",
+    "Illegal",
+    "Map",
+    "Move",
+    "MovementOrder",
+    "MovementResult",
+    "NoConvoyRoute",
+    "NoneAllowed",
+    "Order",
+    "OrderResult",
+    "Phase",
+    "PhaseKind",
+    "Position",
+    "Province",
+    "ProvinceKind",
+    "Reason",
+    "Retreat",
+    "RetreatOrder",
+    "RetreatResult",
+    "Season",
+    "Support",
+    "SupportCut",
+    "Unit",
+    "UnitType",
+    "Unmatched",
+    "Variant",
+    "Waive",
+    "adjustment_due",
+    "civil_disorder",
+    "find_variant",
+    "free_home_centres",
+    "make_position",
+    "province_of",
+    "resolve_adjustments",
+    "resolve_movement",
+    "resolve_retreats",
+    "retreat_options",
+    "solo_winner",
+    "starting_position",
+    "update_ownership",
+]

@@ -1,0 +1,304 @@
+"""Diplomacy as a Courier game: seven players (fewer leave powers in civil disorder) send orders
+by mail; movement, retreat and adjustment phases each have their own deadline; a draw is agreed by
+unanimous, secret vote (`draw` in the orders)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
+from engine.diplomacy._orders import Order, Unit
+from engine.diplomacy._parse import parse_orders
+from engine.diplomacy._phases import adjustment_due, solo_winner
+from engine.diplomacy._position import Position
+from engine.diplomacy._resolve_phase import resolve_phase
+from engine.diplomacy._variant import Variant, find_variant
+
+DRAW = "draw"
+DRAW_WORDS = frozenset({"draw", "vote draw", "draw yes", "propose draw", "i vote for a draw"})
+NO_DRAW_WORDS = frozenset({"no draw", "draw no", "cancel draw", "withdraw draw"})
+
+
+@dataclass(frozen=True)
+class DiplomacyState:
+    variant: str
+    position: Position
+    powers: Mapping[str, str]  # player -> power
+    result: Outcome | None = None
+    phases: int = 1  # phases played so far, counting this one
+
+    def power_of(self, player: str) -> str:
+        return self.powers[player]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderResolved(Event):
+    power: str
+    order: str
+    result: str  # succeeds | fails | illegal
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CentresCounted(Event):
+    year: int
+    centres: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseBegun(Event):
+    label: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameWon(Event):
+    power: str
+    centres: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawAgreed(Event):
+    powers: tuple[str, ...]
+
+
+class Diplomacy:
+    name: ClassVar[str] = "diplomacy"
+    title: ClassVar[str] = "Diplomacy"
+
+    # --- setup and phases ---------------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> DiplomacyState:
+        variant = find_variant(str(options.get("variant", "standard")))
+        powers = _assign_powers(variant, players, options.get("roles", {}), rng)
+        return DiplomacyState(variant.name, variant.start(), powers)
+
+    def phase(self, state: DiplomacyState) -> Phase:
+        if state.result is not None:
+            return Phase("finished", "finished", state.phases, "Finished")
+        p = state.position.phase
+        kind = {"movement": "", "retreat": " retreats", "adjustment": " adjustments"}[p.kind]
+        return Phase(p.key, p.kind, state.phases, f"{p.season.title()} {p.year}{kind}")
+
+    def awaiting(self, state: DiplomacyState) -> frozenset[str]:
+        if state.result is not None:
+            return frozenset()
+        variant, position = find_variant(state.variant), state.position
+        return frozenset(p for p, power in state.powers.items() if _has_orders(variant, position, power))
+
+    # --- orders -------------------------------------------------------------------------------
+
+    def parse(self, state: DiplomacyState, player: str, text: str) -> Submission:
+        variant, position = find_variant(state.variant), state.position
+        words = [(line, line.strip().lower().rstrip(".!")) for line in text.splitlines()]
+        draw = any(w in DRAW_WORDS for _, w in words) and not any(w in NO_DRAW_WORDS for _, w in words)
+        rest = "\n".join(line for line, w in words if w not in DRAW_WORDS | NO_DRAW_WORDS)
+        orders, errors, notes = parse_orders(
+            variant.map,
+            _orderable(position),
+            power=state.power_of(player),
+            phase_kind=position.phase.kind,
+            text=rest,
+        )
+        canonical = [str(o) for o in orders] + ([DRAW] if draw else [])
+        return Submission(player, tuple(canonical), tuple(errors), tuple(notes))
+
+    def immediate(
+        self, state: DiplomacyState, submission: Submission
+    ) -> tuple[DiplomacyState, tuple[Event, ...]]:
+        return state, ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A new mail replaces the orders of the units it orders; the others keep theirs."""
+        if earlier is None:
+            return later
+        ordered = {_unit_key(line) for line in later.orders}
+        kept = tuple(line for line in earlier.orders if _unit_key(line) not in ordered and line != DRAW)
+        return replace(later, orders=kept + later.orders)
+
+    def default(self, state: DiplomacyState, player: str, rng: random.Random) -> Submission:
+        return Submission(player, notes=("No orders came: units hold, dislodged units disband, no builds.",))
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def resolve(
+        self, state: DiplomacyState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        variant, position = find_variant(state.variant), state.position
+        orders = _orders(variant, state, submissions)
+        outcome = resolve_phase(variant, position, orders)
+        events: list[Event] = [
+            OrderResolved(power=r["power"], order=r["order"], result=r["result"], reason=r["reason"])
+            for r in map(_result_row, outcome.results)
+        ]
+        after = outcome.position
+        if after.phase.year != position.phase.year or after.phase.kind == "adjustment":
+            events.append(CentresCounted(year=position.phase.year, centres=_centre_counts(after)))
+        result = _result(variant, state, after, submissions, events)
+        events.append(PhaseBegun(label="Finished" if result else str(after.phase)))
+        return Resolution(
+            replace(state, position=after, result=result, phases=state.phases + 1), tuple(events)
+        )
+
+    def outcome(self, state: DiplomacyState) -> Outcome | None:
+        return state.result
+
+    def ledger(self, state: DiplomacyState) -> list[dict[str, Any]]:
+        position = state.position
+        owner = {power: player for player, power in state.powers.items()}
+        return [
+            {
+                "Power": power,
+                "Player": owner.get(power, "(civil disorder)"),
+                "Centres": len(position.centres_of(power)),
+                "Units": " ".join(str(u) for u in position.units_of(power)),
+            }
+            for power in find_variant(state.variant).powers
+        ]
+
+    def order_template(self, state: DiplomacyState, player: str) -> str:
+        power, position = state.power_of(player), state.position
+        kind = position.phase.kind
+        lines = [f"# Orders for {power}, {position.phase} (lines starting with # are ignored)."]
+        if kind == "movement":
+            lines += [f"{u} H" for u in position.units_of(power)]
+            lines.append("# Moves: A par - bur   Support: A mar S A par - bur   Convoy: F nth C A lon - bel")
+        elif kind == "retreat":
+            lines += [
+                f"{d.unit} D   # or R somewhere free" for d in position.dislodged if d.unit.power == power
+            ]
+        else:
+            due = adjustment_due(find_variant(state.variant).map, position, power)
+            lines.append(
+                f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (A par B / F tri D / waive)"
+            )
+        lines.append("# Add a line `draw` to vote (secretly) for a draw among the surviving powers.")
+        return "\n".join(lines)
+
+    # --- JSON -----------------------------------------------------------------------------------
+
+    def to_json(self, state: DiplomacyState) -> dict[str, Any]:
+        data = position_to_json(find_variant(state.variant), state.position)
+        result = state.result
+        return {
+            **data,
+            "powers": dict(state.powers),
+            "phases": state.phases,
+            "result": None
+            if result is None
+            else {
+                "ranking": [list(g) for g in result.ranking],
+                "winners": list(result.winners),
+                "reason": result.reason,
+            },
+        }
+
+    def from_json(self, data: Mapping[str, Any]) -> DiplomacyState:
+        variant, position = position_from_json(data)
+        result = data.get("result")
+        outcome = (
+            None
+            if result is None
+            else Outcome(
+                tuple(tuple(g) for g in result["ranking"]), tuple(result["winners"]), result["reason"]
+            )
+        )
+        return DiplomacyState(
+            variant.name, position, dict(data["powers"]), outcome, int(data.get("phases", 1))
+        )
+
+    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_request(request)
+
+
+def _assign_powers(
+    variant: Variant, players: Sequence[str], roles: Mapping[str, str], rng: random.Random
+) -> dict[str, str]:
+    powers = list(variant.powers)
+    if len(players) > len(powers):
+        raise ValueError(
+            f"{variant.name} Diplomacy has {len(powers)} powers; {len(players)} players is too many"
+        )
+    chosen = {p: _match_power(powers, roles[p]) for p in players if roles.get(p)}
+    if len(set(chosen.values())) != len(chosen):
+        raise ValueError("two players have the same power in the Role column")
+    free = [p for p in powers if p not in chosen.values()]
+    rng.shuffle(free)  # the seeded draw for players without a role
+    return {**chosen, **{p: free.pop() for p in players if p not in chosen}}
+
+
+def _match_power(powers: Sequence[str], role: str) -> str:
+    for power in powers:
+        if power.lower().startswith(role.strip().lower()[:3]):
+            return power
+    raise ValueError(f"no power {role!r}; the powers are {', '.join(powers)}")
+
+
+def _orderable(position: Position) -> list[Unit]:
+    return [d.unit for d in position.dislodged] if position.phase.kind == "retreat" else list(position.units)
+
+
+def _has_orders(variant: Variant, position: Position, power: str) -> bool:
+    kind = position.phase.kind
+    if kind == "movement":
+        return bool(position.units_of(power))
+    if kind == "retreat":
+        return any(d.unit.power == power for d in position.dislodged)
+    return adjustment_due(variant.map, position, power) != 0
+
+
+def _unit_key(line: str) -> str:
+    """The unit or place an order line is about: ``A par`` for ``A par - bur``."""
+    return " ".join(line.split()[:2])
+
+
+def _orders(variant: Variant, state: DiplomacyState, submissions: Mapping[str, Submission]) -> list[Order]:
+    orders: list[Order] = []
+    for player, submission in submissions.items():
+        text = "\n".join(line for line in submission.orders if line != DRAW)
+        parsed, _, _ = parse_orders(
+            variant.map,
+            _orderable(state.position),
+            power=state.power_of(player),
+            phase_kind=state.position.phase.kind,
+            text=text,
+        )
+        orders.extend(parsed)
+    return orders
+
+
+def _result_row(result: Any) -> dict[str, Any]:
+    order = result.order
+    power = order.unit.power if hasattr(order, "unit") else getattr(order, "power", "")
+    verdict = "succeeds" if result.succeeded else ("illegal" if result.illegal else "fails")
+    return {"power": power, "order": str(order), "result": verdict, "reason": reason_text(result.reason)}
+
+
+def _centre_counts(position: Position) -> dict[str, int]:
+    return {p: len(scs) for p, scs in sorted(position.supply_centers.items()) if scs}
+
+
+def _result(
+    variant: Variant,
+    state: DiplomacyState,
+    after: Position,
+    submissions: Mapping[str, Submission],
+    events: list[Event],
+) -> Outcome | None:
+    winner = solo_winner(after, variant.solo_centers)
+    if winner is not None:
+        events.append(GameWon(power=winner, centres=len(after.centres_of(winner))))
+        return Outcome(((winner,),), (winner,), f"{winner} holds {variant.solo_centers} or more centres")
+    alive = [p for p, power in state.powers.items() if after.units_of(power) or after.centres_of(power)]
+    voted = {p for p, s in submissions.items() if DRAW in s.orders}
+    if alive and set(alive) <= voted:
+        powers = tuple(sorted(state.powers[p] for p in alive))
+        events.append(DrawAgreed(powers=powers))
+        return Outcome((tuple(sorted(alive)),), tuple(sorted(alive)), "draw agreed by every surviving power")
+    return None
+
+
+DIPLOMACY = Diplomacy()
