@@ -14,6 +14,7 @@ import json
 import random
 import statistics
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter_ns
@@ -22,8 +23,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for `engine`
 
 from _mila import (  # noqa: E402
+    UNKNOWN,
     MilaGame,
     Outcome,
+    classify,
     mila_adjudicate,
     mila_process,
     new_game,
@@ -51,9 +54,11 @@ class Disagreement:
     ours: Outcome
     mila_codes: dict[str, list[str]]
     our_result: MovementResult
+    kind: str  # a known class of disagreement (see _mila.classify), or "unclassified"
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "game": self.game,
             "phase": self.phase,
             "units": power_units((u.power, u.type, u.location) for u in self.position.units),
@@ -113,7 +118,8 @@ def run(phases: int, seed: int) -> tuple[Timings, list[Disagreement], int]:
         timings.mila_process.append(mila_process(game))
         ours = our_outcome(result)
         if ours != mila:
-            disagreements.append(Disagreement(games, phase, position, given, mila, ours, codes, result))
+            kind = classify(result, position, mila)
+            disagreements.append(Disagreement(games, phase, position, given, mila, ours, codes, result, kind))
     return timings, disagreements, games
 
 
@@ -147,7 +153,7 @@ def print_timings(t: Timings) -> None:
 
 def print_disagreement(n: int, d: Disagreement) -> None:
     data = d.as_json()
-    print(f"\n--- disagreement {n}: game {d.game}, {d.phase}")
+    print(f"\n--- disagreement {n}: game {d.game}, {d.phase} [{d.kind}]")
     print("units:")
     for power, units in data["units"].items():
         print(f"  {power}: {', '.join(units)}")
@@ -184,7 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{phases} movement phases from {games} random games (seed {args.seed})\n")
     print_timings(timings)
     print(f"\nphases whose results disagree: {len(disagreements)} of {phases}")
-    for n, d in enumerate(disagreements[:SHOWN], 1):
+    for kind, count in Counter(d.kind for d in disagreements).most_common():
+        print(f"  {count:6}  {kind}")
+    # Unclassified ones first: the known classes are MILA's documented deviations.
+    shown = sorted(disagreements, key=lambda d: d.kind != UNKNOWN)[:SHOWN]
+    for n, d in enumerate(shown, 1):
         print_disagreement(n, d)
     if args.dump:
         args.dump.write_text(json.dumps([d.as_json() for d in disagreements], indent=1) + "\n")

@@ -93,7 +93,7 @@ def test_a_year_of_diplomacy_by_mail(tmp_path: Path) -> None:
     assert rows[0][3] == "Spring 1902"
     centres = {r[0]: r[2] for r in rows[2:]}
     assert centres["Germany"] == 4 and centres["France"] == 3
-    units = {r[0]: r[3] for r in rows[2:]}
+    units = {r[0]: str(r[3]) for r in rows[2:]}
     assert "A mun" in units["Germany"] and "A ruh" in units["Germany"]
     journal = Journal(t.deployment.journal_path)
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.diplomacy import (
     STANDARD,
-    Build,
     Bounced,
+    Build,
     Disband,
     DislodgedUnit,
     Hold,
@@ -18,6 +18,7 @@ from engine.diplomacy import (
     Retreat,
     Support,
     Unit,
+    UnitType,
     make_position,
     resolve_adjustments,
     resolve_movement,
@@ -69,7 +70,7 @@ def test_fall_capture_changes_owner_and_leads_to_builds() -> None:
     assert not extra.results[2].succeeded
 
 
-def _dislodged_in_tri() -> tuple[Phase, list[tuple[str, str, str]]]:
+def _dislodged_in_tri() -> tuple[Phase, list[tuple[str, UnitType, str]]]:
     return Phase(1901, "spring", "retreat"), [("Italy", "A", "tri"), ("Italy", "A", "ven")]
 
 

@@ -20,7 +20,7 @@ def has_route(board: Board, origin: str, resolve: Resolve) -> bool:
         return True
     if origin in board.paradox:
         return False
-    return bool(route_fleets(board, origin, lambda fleet: resolve(fleet)))
+    return bool(route_fleets(board, origin, resolve))
 
 
 def route_fleets(board: Board, origin: str, usable: Resolve) -> list[str]:

@@ -82,8 +82,8 @@ def _adjudicate(board: Board, province: str, resolve: Resolve) -> bool:
 
 
 def _backup_rule(board: Board, cycle: Sequence[str]) -> dict[str, bool]:
-    """Szykman rule when a convoy is in the cycle (the convoyed armies hold); otherwise the cycle
-    is a circular movement and every move in it succeeds."""
+    """A cycle of moves only is a circular movement: every move in it succeeds. Any other cycle
+    is a convoy paradox, settled by the Szykman rule: the convoyed armies in it hold."""
     if all(isinstance(board.orders[p], Move) for p in cycle):
         return dict.fromkeys(cycle, True)
     armies = {o.army for p in cycle if isinstance(o := board.orders[p], Convoy)}
