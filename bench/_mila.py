@@ -108,7 +108,9 @@ def random_other_orders(game: MilaGame, rng: random.Random) -> dict[str, list[st
     possible: dict[str, list[str]] = game.get_all_possible_orders()
     orders: dict[str, list[str]] = {}
     for power, locs in game.get_orderable_locations().items():
-        picks = [rng.choice(opts) for loc in locs if (opts := [o for o in possible.get(loc, []) if o != "WAIVE"])]
+        picks = [
+            rng.choice(opts) for loc in locs if (opts := [o for o in possible.get(loc, []) if o != "WAIVE"])
+        ]
         if game.phase_type == "A":
             mila_power = game.get_power(power)
             due = abs(len(mila_power.centers) - len(mila_power.units))
@@ -243,7 +245,7 @@ def classify(result: MovementResult, position: Position, mila: Outcome) -> str:
     where it is an order rewrite, or look for MILA's pattern where it is not."""
     if our_outcome(_replay_with_land_fallback(result, position)) == mila:
         return LAND_FALLBACK
-    if _convoyed_self_support(result, position, mila):
+    if _convoyed_self_support(result, mila):
         return CONVOYED_SELF_SUPPORT
     return UNKNOWN
 
@@ -270,12 +272,15 @@ def _replay_with_land_fallback(result: MovementResult, position: Position) -> Mo
     return resolve_movement(STANDARD.map, position, orders)
 
 
-def _convoyed_self_support(result: MovementResult, position: Position, mila: Outcome) -> bool:
+def _convoyed_self_support(result: MovementResult, mila: Outcome) -> bool:
     """A unit MILA dislodges by a convoyed move that a unit of the victim's own power supported."""
     moves = {r.order.unit.province: r.order for r in result.results if isinstance(r.order, Move)}
     for power, _, location, attacker in mila.dislodged:
         move = moves.get(attacker)
-        if move is None or STANDARD.map.adjacent("A", attacker, province_of(location)) and not move.via_convoy:
+        if move is None:
+            continue
+        walked = STANDARD.map.adjacent("A", attacker, province_of(location)) and not move.via_convoy
+        if walked:
             continue
         if any(
             isinstance(r.order, Support) and r.order.supported == attacker and r.order.unit.power == power

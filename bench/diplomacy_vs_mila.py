@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for `engine`
 
-from _mila import (  # noqa: E402
+from _mila import (
     UNKNOWN,
     MilaGame,
     Outcome,
@@ -38,7 +38,7 @@ from _mila import (  # noqa: E402
     random_movement_orders,
 )
 
-from engine.diplomacy import STANDARD, MovementResult, Position, resolve_movement  # noqa: E402
+from engine.diplomacy import STANDARD, MovementResult, Position, resolve_movement
 
 QUICK_PHASES = 300
 SHOWN = 20  # disagreements printed in full
@@ -62,7 +62,9 @@ class Disagreement:
             "game": self.game,
             "phase": self.phase,
             "units": power_units((u.power, u.type, u.location) for u in self.position.units),
-            "orders": {p.capitalize(): sorted(o.lower() for o in orders) for p, orders in self.orders.items()},
+            "orders": {
+                p.capitalize(): sorted(o.lower() for o in orders) for p, orders in self.orders.items()
+            },
             "mila": _outcome_json(self.mila),
             "ours": _outcome_json(self.ours),
             "mila_results": {u: codes for u, codes in sorted(self.mila_codes.items()) if codes},
@@ -105,8 +107,8 @@ def run(phases: int, seed: int) -> tuple[Timings, list[Disagreement], int]:
         play_to_movement(game, rng)
         if game.is_game_done:
             continue
-        for power, orders in random_movement_orders(game, rng).items():
-            game.set_orders(power, orders)
+        for power, texts in random_movement_orders(game, rng).items():
+            game.set_orders(power, texts)
         given: dict[str, list[str]] = {p: list(o) for p, o in game.get_orders().items() if o}
         position = our_position(game)
         orders = our_orders(given)
@@ -142,13 +144,19 @@ def _ms(ns: float) -> str:
 
 def print_timings(t: Timings) -> None:
     print(f"{'':24}{'median':>12}{'mean':>12}")
-    rows = [("ours (resolve_movement)", t.ours), ("MILA core", t.mila_core), ("MILA process()", t.mila_process)]
+    rows = [
+        ("ours (resolve_movement)", t.ours),
+        ("MILA core", t.mila_core),
+        ("MILA process()", t.mila_process),
+    ]
     for name, values in rows:
         print(f"{name:24}{_ms(statistics.median(values)):>12}{_ms(statistics.fmean(values)):>12}")
     for name, values in rows[1:]:
         by_median = statistics.median(values) / statistics.median(t.ours)
         by_mean = statistics.fmean(values) / statistics.fmean(t.ours)
-        print(f"ours vs {name}: ×{by_median:.2f} (medians), ×{by_mean:.2f} (means)  [>1 means ours is faster]")
+        print(
+            f"ours vs {name}: ×{by_median:.2f} (medians), ×{by_mean:.2f} (means)  [>1 means ours is faster]"
+        )
 
 
 def print_disagreement(n: int, d: Disagreement) -> None:
@@ -166,7 +174,8 @@ def print_disagreement(n: int, d: Disagreement) -> None:
         ("dislodged", _flat(d.mila.dislodged), _flat(d.ours.dislodged)),
     ):
         if mila_side != our_side:
-            print(f"  {label}: only MILA: {sorted(mila_side - our_side)}  only ours: {sorted(our_side - mila_side)}")
+            only_mila, only_ours = sorted(mila_side - our_side), sorted(our_side - mila_side)
+            print(f"  {label}: only MILA: {only_mila}  only ours: {only_ours}")
     print("MILA results: " + "; ".join(f"{u}: {','.join(c)}" for u, c in data["mila_results"].items()))
     print("our results (failures):")
     for line in data["our_results"]:
@@ -179,7 +188,9 @@ def _flat(items: frozenset[tuple[str, ...]]) -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--phases", type=int, default=10_000, help="movement phases to adjudicate")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help=f"smoke run of {QUICK_PHASES} phases")

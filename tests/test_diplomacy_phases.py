@@ -9,6 +9,7 @@ from engine.diplomacy import (
     Build,
     Disband,
     DislodgedUnit,
+    Duplicate,
     Hold,
     Illegal,
     Move,
@@ -152,3 +153,12 @@ def test_support_hold_and_illegal_results_are_reported() -> None:
     assert verdicts["A mun S ber"] == (True, None)
     assert verdicts["A mar S par"] == (False, Illegal("cannot reach"))
     assert verdicts["A ber H"] == (True, None)
+
+
+def test_second_order_for_a_unit_is_a_duplicate() -> None:
+    first = Move(Unit("France", "A", "par"), "bur")
+    second = Move(Unit("France", "A", "par/xx"), "pic")  # another key for the same army
+    result = resolve_movement(MAP, START, {first.unit: first, second.unit: second})
+    assert [r.succeeded for r in result.results] == [True, False]
+    assert result.results[1].reason == Duplicate()
+    assert Unit("France", "A", "bur") in result.units

@@ -24,6 +24,7 @@ from engine.diplomacy._results import (
     Bounced,
     ConvoyParadox,
     Dislodged,
+    Duplicate,
     Illegal,
     MovementResult,
     NoConvoyRoute,
@@ -43,8 +44,16 @@ def resolve_movement(
     seasons: Sequence[Season] = STANDARD_SEASONS,
 ) -> MovementResult:
     """Adjudicate one movement phase. Units without a (legal) order hold."""
-    checked = {order: check_movement_order(map, position, order) for order in orders.values()}
-    legal = {o.unit.province: o for o in checked.values() if not isinstance(o, Illegal)}
+    checked: dict[MovementOrder, MovementOrder | Illegal | Duplicate] = {}
+    legal: dict[str, MovementOrder] = {}
+    for order in orders.values():
+        outcome = check_movement_order(map, position, order)
+        if isinstance(outcome, Illegal):
+            checked[order] = outcome
+        elif outcome.unit.province in legal:
+            checked[order] = Duplicate()  # the first order given for a unit stands
+        else:
+            checked[order] = legal[outcome.unit.province] = outcome
     ordered = board_orders(position.units, legal)
     board = Board(map, ordered, convoyed_moves(map, ordered))
     resolver = Resolver(
@@ -55,7 +64,7 @@ def resolve_movement(
     resolve = resolver.resolve
     results = tuple(
         OrderResult(order, False, outcome)
-        if isinstance(outcome, Illegal)
+        if isinstance(outcome, Illegal | Duplicate)
         else _result(board, order, outcome.unit.province, resolve)
         for order, outcome in checked.items()
     )
