@@ -128,3 +128,16 @@ def test_resolution_is_deterministic_and_order_independent(rng: random.Random, p
     assert first.contested == second.contested
     assert first.position == second.position
     assert sorted(map(repr, first.results)) == sorted(map(repr, second.results))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=12))
+def test_a_resolved_position_reads_back_from_its_json(rng: random.Random, phases: int) -> None:
+    from engine.diplomacy._json import position_from_json, position_to_json
+
+    position = play(rng, phases)
+    data = position_to_json(STANDARD, position)
+    variant, again = position_from_json(data)
+    assert variant is STANDARD
+    assert position_to_json(STANDARD, again) == data
+    assert sorted(again.units) == sorted(position.units) and again.dislodged == position.dislodged
