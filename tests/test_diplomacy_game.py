@@ -119,3 +119,14 @@ def test_draw_votes_are_secret_until_unanimous(tmp_path: Path) -> None:
     t.tick(at(1, 20, 5))
     final = last_text(t, "Tur")
     assert "A draw was agreed" in final and "Game over" in str(t.sent("tur@players.test")[-1]["Subject"])
+
+
+def test_receipts_echo_each_units_order_with_its_legality(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Ed", "F lon - nth\nA lvp - mun")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Ed")
+    assert "F lon - nth" in receipt
+    assert "A lvp - mun: illegal (" in receipt and "will hold" in receipt
+    assert "F edi: no order" in receipt

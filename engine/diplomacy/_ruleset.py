@@ -11,11 +11,13 @@ from typing import Any, ClassVar
 
 from engine.core import Event, Outcome, Phase, Resolution, Submission
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
-from engine.diplomacy._orders import Order, Unit
+from engine.diplomacy._legality import check_movement_order
+from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
 from engine.diplomacy._parse import parse_orders
 from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
 from engine.diplomacy._resolve_phase import resolve_phase
+from engine.diplomacy._results import Illegal
 from engine.diplomacy._variant import Variant, find_variant
 
 DRAW = "draw"
@@ -104,6 +106,7 @@ class Diplomacy:
             text=rest,
         )
         canonical = [str(o) for o in orders] + ([DRAW] if draw else [])
+        notes = [*notes, *_legality_notes(variant, position, state.power_of(player), orders)]
         return Submission(player, tuple(canonical), tuple(errors), tuple(notes))
 
     def immediate(
@@ -235,6 +238,25 @@ def _match_power(powers: Sequence[str], role: str) -> str:
         if power.lower().startswith(role.strip().lower()[:3]):
             return power
     raise ValueError(f"no power {role!r}; the powers are {', '.join(powers)}")
+
+
+def _legality_notes(variant: Variant, position: Position, power: str, orders: Sequence[Order]) -> list[str]:
+    """The receipt's word on each unit: orders that will fail as illegal, and units left unordered."""
+    if position.phase.kind != "movement":
+        return []
+    notes = []
+    for order in orders:
+        if isinstance(order, (Hold, Move, Support, Convoy)):
+            checked = check_movement_order(variant.map, position, order)
+            if isinstance(checked, Illegal):
+                notes.append(f"{order}: illegal ({checked.reason}); the unit will hold")
+    ordered = {o.unit.province for o in orders if isinstance(o, (Hold, Move, Support, Convoy))}
+    notes += [
+        f"{u}: no order in this mail (holds unless an earlier order stands)"
+        for u in position.units_of(power)
+        if u.province not in ordered
+    ]
+    return notes
 
 
 def _orderable(position: Position) -> list[Unit]:
