@@ -22,7 +22,9 @@ def play(root: Path, orders: dict[str, str]) -> tuple[list[object], dict[str, li
         write(t, name, text)
     t.tick(at(0, 12))
     book = load_workbook(root / "truce-1.xlsx")
-    cells = [c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row]
+    cells: list[object] = [
+        c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row
+    ]
     mail = {n: [m.as_string() for m in t.sent(f"{n.lower()}@players.test")] for n in POWERS}
     return cells, mail
 
