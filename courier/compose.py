@@ -33,6 +33,7 @@ __all__ = [
     "ErrorContext",
     "GameOverContext",
     "MailContext",
+    "MailPicture",
     "NoticeContext",
     "OrganiserContext",
     "ReceiptContext",
@@ -254,9 +255,21 @@ def template_variables(ctx: AnyContext) -> dict[str, Any]:
     return {**common, **own, "kind": ctx.kind}
 
 
-def render_bodies(env: jinja2.Environment, ctx: AnyContext) -> tuple[str, str]:
-    """The text and HTML bodies of one message."""
-    variables = template_variables(ctx)
+@dataclass(frozen=True)
+class MailPicture:
+    """A picture for a mail: shown inline (PNG) in the HTML part, its SVG attached."""
+
+    name: str
+    title: str
+    png: bytes
+    svg: str
+
+
+def render_bodies(
+    env: jinja2.Environment, ctx: AnyContext, pictures: Sequence[dict[str, str]] = ()
+) -> tuple[str, str]:
+    """The text and HTML bodies of one message. ``pictures`` are ``{"cid", "title", "file"}``."""
+    variables = {**template_variables(ctx), "pictures": list(pictures)}
     text = render_template(env, f"common/{ctx.kind}.txt.j2", variables)
     html = render_template(env, f"common/{ctx.kind}.html.j2", variables)
     return _tidy(text), _tidy(html)
@@ -280,13 +293,18 @@ def compose(
     domain: str,
     in_reply_to: str | None = None,
     date: datetime,
+    pictures: Sequence[MailPicture] = (),
 ) -> EmailMessage:
     """Render ``ctx`` with the ``kind`` templates into a multipart/alternative message."""
     if KINDS.get(kind) is not type(ctx):
         raise ValueError(f"kind {kind!r} does not match {type(ctx).__name__}")
     if date.tzinfo is None:
         raise ValueError("date must be timezone-aware")
-    text, html = render_bodies(env, ctx)
+    refs = [
+        {"cid": _picture_cid(message_key, p.name, domain), "title": p.title, "file": f"{p.name}.svg"}
+        for p in pictures
+    ]
+    text, html = render_bodies(env, ctx, refs)
     msg = EmailMessage(policy=email.policy.default)
     msg["Subject"] = subject_for(ctx)
     msg["From"] = sender
@@ -303,9 +321,37 @@ def compose(
     msg["X-Courier-Kind"] = kind
     msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
-    # A fixed boundary keeps the bytes reproducible; a hex digest never occurs in QP-encoded text.
-    msg.set_boundary("=_courier_" + hashlib.sha256(message_key.encode("utf-8")).hexdigest()[:32])
+    _attach_pictures(msg, pictures, refs)
+    # Fixed boundaries keep the bytes reproducible; a hex digest never occurs in QP-encoded text.
+    digest = hashlib.sha256(message_key.encode("utf-8")).hexdigest()[:32]
+    for number, part in enumerate(p for p in msg.walk() if p.is_multipart()):
+        part.set_boundary(f"=_courier_{digest}_{number}" if number else f"=_courier_{digest}")
     return msg
+
+
+def _picture_cid(message_key: str, name: str, domain: str) -> str:
+    return f"{hashlib.sha256(f'{message_key}/{name}'.encode()).hexdigest()[:20]}@{domain}"
+
+
+def _attach_pictures(
+    msg: EmailMessage, pictures: Sequence[MailPicture], refs: Sequence[dict[str, str]]
+) -> None:
+    """PNGs inline beside the HTML part (multipart/related), each SVG as an attachment."""
+    html = msg.get_body(("html",))
+    for picture, ref in zip(pictures, refs, strict=True):
+        assert isinstance(html, EmailMessage)
+        html.add_related(
+            picture.png,
+            maintype="image",
+            subtype="png",
+            cid=f"<{ref['cid']}>",
+            disposition="inline",
+            filename=f"{picture.name}.png",
+        )
+    for picture in pictures:
+        msg.add_attachment(
+            picture.svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename=f"{picture.name}.svg"
+        )
 
 
 def _bracketed(msgid: str) -> str:

@@ -13,6 +13,7 @@ from courier.compose import (
     ErrorContext,
     GameOverContext,
     MailContext,
+    MailPicture,
     NoticeContext,
     OrganiserContext,
     ReceiptContext,
@@ -21,6 +22,7 @@ from courier.compose import (
     WelcomeContext,
     compose,
 )
+from courier.pictures import mail_pictures
 from courier.render import make_environment, render_event
 from engine.core import Event, Outcome, Submission, visible_to
 
@@ -65,7 +67,14 @@ class Mailer:
         )
 
     def _send(
-        self, kind: str, ctx: AnyContext, *, to: str, key: str, in_reply_to: str | None = None
+        self,
+        kind: str,
+        ctx: AnyContext,
+        *,
+        to: str,
+        key: str,
+        in_reply_to: str | None = None,
+        pictures: Sequence[MailPicture] = (),
     ) -> EmailMessage:
         return compose(
             self.env,
@@ -78,6 +87,7 @@ class Mailer:
             domain=self.deployment.domain,
             in_reply_to=in_reply_to,
             date=self.now,
+            pictures=pictures,
         )
 
     def _lines(self, config: GameConfig, events: Sequence[Event], player: str | None) -> list[str]:
@@ -160,7 +170,8 @@ class Mailer:
             next_phase_label="" if outcome else ruleset.phase(state).label,
         )
         if outcome is None:
-            return self._send("report", ReportContext(**common), to=player.email, key=key)
+            pictures = mail_pictures(ruleset, state, player.name)
+            return self._send("report", ReportContext(**common), to=player.email, key=key, pictures=pictures)
         ctx = GameOverContext(
             **common,
             winners=list(outcome.winners),
@@ -168,7 +179,8 @@ class Mailer:
             seed=after.seed,
             seed_hash=seed_hash(after.seed),
         )
-        return self._send("game_over", ctx, to=player.email, key=key)
+        pictures = mail_pictures(ruleset, state, player.name)
+        return self._send("game_over", ctx, to=player.email, key=key, pictures=pictures)
 
     def reminder(
         self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str

@@ -17,9 +17,11 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 __all__ = [
     "Event",
+    "Illustrated",
     "LineError",
     "Outcome",
     "Phase",
+    "Picture",
     "Resolution",
     "Ruleset",
     "Submission",
@@ -146,6 +148,23 @@ class Outcome:
     ranking: tuple[tuple[str, ...], ...]  # best first; players sharing a place share a tuple
     winners: tuple[str, ...]
     reason: str
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture of the game as one viewer may see it, as SVG text (the shell makes the PNG)."""
+
+    name: str  # a file name without extension: "map-turn-3"
+    title: str
+    svg: str
+
+
+@runtime_checkable
+class Illustrated(Protocol):
+    """Optional: a ruleset whose reports carry pictures (maps). ``viewer=None`` is the organiser's
+    unfogged view; a player's view shows only what that player may see."""
+
+    def pictures(self, state: Any, viewer: str | None) -> list[Picture]: ...
 
 
 @runtime_checkable

@@ -1,0 +1,70 @@
+"""Maps in mail: the engine's SVG becomes an inline PNG in the HTML part, with the SVG attached."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from courier.compose import MailContext, ReportContext, compose
+from courier.pictures import mail_pictures, render_png
+from courier.render import make_environment
+from engine.core import Picture
+
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
+    '<rect x="5" y="5" width="50" height="50" fill="#c33"/><text x="60" y="35">A5</text></svg>'
+)
+
+
+class Drawn:
+    def pictures(self, state: object, viewer: str | None) -> list[Picture]:
+        return [Picture("map-turn-1", f"Turn 1, {viewer or 'all'}", SVG)]
+
+
+def test_svg_renders_to_png() -> None:
+    png = render_png(SVG)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 100
+
+
+def report(key: str) -> bytes:
+    ctx = ReportContext(
+        mail=MailContext(
+            game_id="g",
+            game_title="Game",
+            phase_label="Turn 1",
+            recipient_name="Red",
+            recipient_email="red@x.test",
+        ),
+        public_lines=["Red won E3."],
+    )
+    message = compose(
+        make_environment(),
+        "report",
+        ctx,
+        sender="c@x.test",
+        reply_to=None,
+        to="red@x.test",
+        message_key=key,
+        domain="x.test",
+        date=datetime(2026, 12, 1, tzinfo=UTC),
+        pictures=mail_pictures(Drawn(), None, "Red"),
+    )
+    return message.as_bytes()
+
+
+def test_report_shows_the_map_inline_and_attaches_the_svg() -> None:
+    from email import message_from_bytes
+    from email.policy import default
+
+    message = message_from_bytes(report("k1"), policy=default)
+    parts = {part.get_content_type(): part for part in message.walk()}
+    png, html = parts["image/png"], parts["text/html"]
+    cid = str(png["Content-ID"]).strip("<>")
+    assert f"cid:{cid}" in html.get_content()
+    assert parts["image/svg+xml"].get_filename() == "map-turn-1.svg"
+    assert "Turn 1, Red" in html.get_content()
+    assert "map-turn-1.svg attached" in parts["text/plain"].get_content()
+
+
+def test_the_same_report_gives_the_same_bytes() -> None:
+    assert report("k1") == report("k1")
+    assert report("k1") != report("k2")
