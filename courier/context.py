@@ -44,6 +44,7 @@ class Tick:
     games: dict[str, LoadedGame] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
+    late: set[int] = field(default_factory=set)  # inputs that missed their round's deadline
     publish: bool = True
 
     def queue(

@@ -114,6 +114,7 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
         _refuse(tick, item, letter, loaded, "The game is over; no more orders are taken.")
         return
     if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
+        tick.late.add(item.id)
         return  # arrived after this round closed: read it once the round is resolved
     _accept(tick, item, letter, loaded, player, text)
 
@@ -171,6 +172,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
+        late=item.id in tick.late,
     )
     with journal.transaction() as db:
         journal.add_submission(

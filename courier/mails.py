@@ -117,6 +117,7 @@ class Mailer:
         standing: Submission,
         in_reply_to: str | None,
         key: str,
+        late: bool = False,
     ) -> EmailMessage:
         ctx = ReceiptContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
@@ -124,6 +125,7 @@ class Mailer:
             errors=list(parsed.errors),
             notes=list(parsed.notes),
             standing=list(standing.orders),
+            late=late,
         )
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 

@@ -123,6 +123,19 @@ def test_a_late_mail_counts_for_the_next_round(make_table: Callable[..., Table])
     journal.close()
 
 
+def test_a_mail_that_missed_the_deadline_is_told_so(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.clock = at(0, 20, 1)  # delivered a minute after the deadline, before the tick ran
+    table.order("Agatha", "loot")
+    table.tick(at(0, 20, 5))
+    receipt = table.sent("Agatha")[-1]
+    assert "Late orders received: they count for Round 2 of 3" in str(receipt["Subject"])
+    journal = table.journal()
+    assert "Agatha" in journal.standing("truce-1", "round-2")
+    journal.close()
+
+
 def test_reminders_once_per_window_only_to_the_silent(make_table: Callable[..., Table]) -> None:
     table = make_table()
     table.tick(at(0, 8, 5))  # the 12 h window opens with the round: the welcome says it all
