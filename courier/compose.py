@@ -148,6 +148,7 @@ class WelcomeContext:
     players: Sequence[str] = ()
     rules_summary: str = ""
     seed_hash: str = ""
+    private_lines: Sequence[str] = ()  # what only this player learns at the start (a secret role)
 
 
 AnyContext = (

@@ -19,6 +19,7 @@ from courier.config import Player
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import game_tag, plus_tag, read_mail
+from courier.newcomers import participants, players_of
 from engine.core import Submission
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,16 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if row.finished:
         _refuse(tick, item, letter, loaded, "The game is over; no more orders are taken.")
         return
+    if player.name not in players_of(row.setup):
+        _refuse(
+            tick,
+            item,
+            letter,
+            loaded,
+            "You were added to the Players tab after this game began, "
+            "and this game takes no newcomers: ask the organiser.",
+        )
+        return
     if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
         tick.late.add(item.id)
         return  # arrived after this round closed: read it once the round is resolved
@@ -156,7 +167,10 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
     if player.name not in ruleset.awaiting(state):
-        _refuse(tick, item, letter, loaded, "No orders are needed from you in this phase.")
+        # The game may know why (a courtier who delivered last turn's orders): say that first.
+        reasons = [e.reason for e in ruleset.parse(state, player.name, text).errors]
+        why = " ".join(f"{r}." for r in reasons[:1])
+        _refuse(tick, item, letter, loaded, f"{why} No orders are needed from you in this phase.".strip())
         return
     parsed = ruleset.parse(state, player.name, text)
     new_state, events = ruleset.immediate(state, parsed)
@@ -191,9 +205,14 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
             db, item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key
         )
         tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt")
-        for recipient in config.players if events else ():
+        for recipient in participants(config, row) if events else ():
             notice = tick.mailer.notice(
-                config, recipient, row=row, events=events, key=f"notice/{item.id}/{recipient.name}"
+                config,
+                recipient,
+                row=row,
+                events=events,
+                key=f"notice/{item.id}/{recipient.name}",
+                state=new_state,
             )
             if notice is not None:
                 tick.queue(

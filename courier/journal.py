@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     received_at TEXT NOT NULL,
     text TEXT NOT NULL,
     parsed TEXT NOT NULL,                 -- JSON Submission as parsed from this message
-    standing TEXT NOT NULL                -- JSON Submission that stands after it
+    standing TEXT NOT NULL,               -- JSON Submission that stands after it
+    kind TEXT NOT NULL DEFAULT 'orders'   -- 'orders', or 'join' (text = the newcomer's role)
 );
 CREATE TABLE IF NOT EXISTS rounds (
     game TEXT NOT NULL, phase_key TEXT NOT NULL,
@@ -79,6 +80,17 @@ class Input:
     message_id: str
     received_at: datetime
     raw: bytes
+
+
+@dataclass(frozen=True)
+class Act:
+    """One journalled act: a player's parsed orders (``kind='orders'``) or a newcomer joining
+    (``kind='join'``, ``text`` = the role)."""
+
+    player: str
+    kind: str
+    text: str
+    parsed: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -129,6 +141,9 @@ class Journal:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(submissions)")}
+        if "kind" not in columns:  # a journal from before players could join mid-game
+            self.db.execute("ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'orders'")
 
     def close(self) -> None:
         self.db.close()
@@ -285,10 +300,11 @@ class Journal:
         text: str,
         parsed: dict[str, Any],
         standing: dict[str, Any],
+        kind: str = "orders",
     ) -> None:
         db.execute(
-            "INSERT INTO submissions (game, phase_key, player, input_id, received_at, text, parsed, standing)"
-            " VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO submissions (game, phase_key, player, input_id, received_at, text, parsed, standing,"
+            " kind) VALUES (?,?,?,?,?,?,?,?,?)",
             (
                 game,
                 phase_key,
@@ -298,6 +314,7 @@ class Journal:
                 text,
                 json.dumps(parsed),
                 json.dumps(standing),
+                kind,
             ),
         )
 
@@ -305,18 +322,22 @@ class Journal:
         """The submission that stands for each player who wrote in this phase, with its time."""
         rows = self.db.execute(
             "SELECT player, standing, received_at FROM submissions WHERE game = ? AND phase_key = ?"
-            " ORDER BY id",
+            " AND kind = 'orders' ORDER BY id",
             (game, phase_key),
         ).fetchall()
         return {r[0]: (json.loads(r[1]), datetime.fromisoformat(r[2])) for r in rows}
 
-    def submissions(self, game: str, phase_key: str) -> list[tuple[str, dict[str, Any]]]:
-        """Every parsed submission of a phase in the order received: what replay re-applies."""
+    def acts(self, game: str, phase_key: str) -> list[Act]:
+        """Everything that changed a phase's state on receipt, in order: what replay re-applies."""
         rows = self.db.execute(
-            "SELECT player, parsed FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id",
+            "SELECT player, kind, text, parsed FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id",
             (game, phase_key),
         ).fetchall()
-        return [(r[0], json.loads(r[1])) for r in rows]
+        return [Act(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    @staticmethod
+    def set_setup(db: sqlite3.Connection, game_id: str, setup: dict[str, Any]) -> None:
+        db.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps(setup), game_id))
 
     # --- rounds ---------------------------------------------------------------------------------
 

@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     from courier.journal import GameRow
 
 
+def opening_events(ruleset: Any, state: Any) -> tuple[Event, ...]:
+    """What a game tells at its start (optional ``opening_events``): secret roles, dealt cards."""
+    tell = getattr(ruleset, "opening_events", None)
+    return tuple(tell(state)) if tell is not None else ()
+
+
 def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
@@ -98,11 +104,14 @@ class Mailer:
     def welcome(
         self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str
     ) -> EmailMessage:
+        seated = set(row.setup["players"]) | set(row.setup.get("joined", ()))
+        playing = [p.name for p in config.players if p.name in seated]
         ctx = WelcomeContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
-            players=[p.name for p in config.players],
-            rules_summary=f"{config.ruleset.title} for {len(config.players)} players.",
+            players=playing,
+            rules_summary=f"{config.ruleset.title} for {len(playing)} players.",
             seed_hash=seed_hash(seed),
+            private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
         )
         return self._send("welcome", ctx, to=player.email, key=f"{config.id}/welcome/{player.name}")
 
@@ -130,13 +139,21 @@ class Mailer:
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
     def notice(
-        self, config: GameConfig, player: Player, *, row: GameRow, events: Sequence[Event], key: str
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        row: GameRow,
+        events: Sequence[Event],
+        key: str,
+        state: Any = None,
     ) -> EmailMessage | None:
-        """Events that take effect on receipt (a Truce gift), announced to whoever may see them."""
+        """Events that take effect on receipt (a Truce gift, a newcomer), told to whoever may see them.
+        ``state`` is the game after them (default: the journal row's)."""
         lines = self._lines(config, events, player.name)
         if not lines:
             return None
-        state = config.ruleset.from_json(row.state)
+        state = config.ruleset.from_json(row.state) if state is None else state
         ctx = NoticeContext(
             mail=self._common(config, player, state=state, deadline=row.deadline), lines=lines
         )

@@ -42,12 +42,15 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
     seed = ["Seed", row.seed] if row.finished else ["Seed SHA-256", seed_hash(row.seed)]
     table: list[list[Any]] = [
         ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
-        [*headers, "Orders in"],
+        headers if "Orders in" in headers else [*headers, "Orders in"],
     ]
     for entry in rows:
+        cells = [_cell(entry.get(h)) for h in headers]
+        if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
+            table.append(cells)
+            continue
         name = entry.get("Player", "")
-        status = "yes" if name in written else ("no" if name in awaited else "—")
-        table.append([_cell(entry.get(h)) for h in headers] + [status])
+        table.append([*cells, "yes" if name in written else ("no" if name in awaited else "—")])
     return table
 
 

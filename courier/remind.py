@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from courier.context import LoadedGame, Tick
+from courier.newcomers import participants
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
@@ -19,7 +20,7 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     state = ruleset.from_json(row.state)
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
     with tick.journal.transaction() as db:
-        for player in loaded.config.players:
+        for player in participants(loaded.config, row):
             if player.name not in silent:
                 continue
             key = f"{row.id}/{row.phase_key}/reminder/{int(window.total_seconds())}/{player.name}"

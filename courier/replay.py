@@ -36,7 +36,7 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
     rounds = journal.rounds(game_id)
     for record in rounds:
         key = record["phase_key"]
-        state = _receive(ruleset, state, journal.submissions(game_id, key), problems, key, journal, game_id)
+        state = _receive(ruleset, state, row, key, journal, problems)
         _same(problems, key, "state before resolution", ruleset.to_json(state), record["state_before"])
         submissions = {p: Submission.from_json(s) for p, s in record["submissions"].items()}
         for player, recorded in _defaults(journal, game_id, key, submissions):
@@ -51,27 +51,18 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
 
 
 def _receive(
-    ruleset: Any,
-    state: Any,
-    parsed: list[tuple[str, dict[str, Any]]],
-    problems: list[Mismatch],
-    key: str,
-    journal: Journal,
-    game_id: str,
+    ruleset: Any, state: Any, row: GameRow, key: str, journal: Journal, problems: list[Mismatch]
 ) -> Any:
-    texts = _texts(journal, game_id, key)
-    for (player, recorded), text in zip(parsed, texts, strict=True):
-        again = ruleset.parse(state, player, text)
-        _same(problems, key, f"parse of {player}'s message", again.to_json(), recorded)
+    """Re-apply a phase's acts as they were received: parse each message again (it must read the
+    same) and apply what took effect on receipt; newcomers join where they joined."""
+    for act in journal.acts(row.id, key):
+        if act.kind == "join":
+            state, _ = ruleset.join(state, act.player, act.text, rng_for(row.seed, key, "join", act.player))
+            continue
+        again = ruleset.parse(state, act.player, act.text)
+        _same(problems, key, f"parse of {act.player}'s message", again.to_json(), act.parsed)
         state, _ = ruleset.immediate(state, again)
     return state
-
-
-def _texts(journal: Journal, game_id: str, key: str) -> list[str]:
-    rows = journal.db.execute(
-        "SELECT text FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id", (game_id, key)
-    ).fetchall()
-    return [r[0] for r in rows]
 
 
 def _defaults(
@@ -89,9 +80,7 @@ def _check_current(
     """The open round: replaying its messages must give the state the journal holds now."""
     if row.finished:
         return
-    state = _receive(
-        ruleset, state, journal.submissions(row.id, row.phase_key), problems, row.phase_key, journal, row.id
-    )
+    state = _receive(ruleset, state, row, row.phase_key, journal, problems)
     _same(problems, row.phase_key, "current state", ruleset.to_json(state), row.state)
 
 

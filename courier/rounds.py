@@ -10,6 +10,7 @@ from datetime import datetime
 from courier import faults
 from courier.context import LoadedGame, Tick, rng_for
 from courier.journal import GameRow
+from courier.newcomers import participants
 from engine.core import Submission, event_to_json
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
                 key=f"{row.id}/{row.phase_key}/report/{player.name}",
             ),
         )
-        for player in config.players
+        for player in participants(config, row)
     ]
     with tick.journal.transaction() as db:
         claimed = tick.journal.record_round(

@@ -24,6 +24,7 @@ from courier.context import OPERATOR_ERRORS, LoadedGame, Tick, rng_for
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
+from courier.newcomers import admit_newcomers
 from courier.publish import publish_game
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
@@ -81,6 +82,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     ingest_mail(tick)
     ingest_forms(tick)
     _each_game(tick, start_game)
+    _each_game(tick, admit_newcomers)
     interpret_inputs(tick, before_deadlines=True)
     _each_game(tick, resolve_due)
     interpret_inputs(tick, before_deadlines=False)

@@ -179,7 +179,7 @@ def test_form_responses_count_like_mail(make_table: Callable[..., Table]) -> Non
     journal = table.journal()
     standing = journal.standing("truce-1", "round-1")
     assert standing["Celeste"][0]["orders"] == ["loot"]
-    assert len(journal.submissions("truce-1", "round-1")) == 1
+    assert len(journal.acts("truce-1", "round-1")) == 1
     journal.close()
 
 
