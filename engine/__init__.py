@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from engine.core import Event, LineError, Outcome, Phase, Resolution, Ruleset, Submission
 from engine.diplomacy._ruleset import DIPLOMACY
+from engine.monarchs import MONARCHS
+from engine.talossa import TALOSSA
 from engine.truce import TRUCE
 
 __all__ = [
@@ -19,7 +21,7 @@ __all__ = [
 ]
 
 # The explicit table of games: a new game is one line here.
-RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY)}
+RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY, TALOSSA, MONARCHS)}
 
 
 def find_ruleset(name: str) -> Ruleset:

@@ -1,0 +1,118 @@
+"""Court mode: five courtiers per nation (three loyal, one spy for each other nation), who deliver
+the orders and receive the maps. Who may deliver: not the one who delivered the nation's previous
+orders, nor the one who received its previous map."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.monarchs._board import NATIONS
+
+COURTIERS_PER_NATION = 5
+
+
+@dataclass(frozen=True)
+class Courtier:
+    name: str
+    serves: str  # the court the courtier belongs to (feigned, when a spy)
+    loyal_to: str
+
+    @property
+    def loyal(self) -> bool:
+        return self.serves == self.loyal_to
+
+
+@dataclass(frozen=True)
+class Court:
+    courtiers: tuple[Courtier, ...]
+    deliverer: Mapping[str, str] = field(default_factory=dict)  # nation → who delivered its last orders
+    map_holder: Mapping[str, str] = field(default_factory=dict)  # nation → who received its last map
+    pending: Mapping[str, tuple[str, ...]] = field(
+        default_factory=dict
+    )  # last turn's orders, kept for the guesses
+    guesses: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # nation → {courtier: nation}
+
+    def courtier(self, name: str) -> Courtier | None:
+        return next((c for c in self.courtiers if c.name == name), None)
+
+    def of(self, nation: str) -> list[Courtier]:
+        return [c for c in self.courtiers if c.serves == nation]
+
+    def barred(self, nation: str) -> dict[str, str]:
+        """Courtiers of ``nation`` who may not deliver this turn → why."""
+        why = {}
+        if nation in self.map_holder:
+            why[self.map_holder[nation]] = "you received its latest map"
+        if nation in self.deliverer:
+            why[self.deliverer[nation]] = "you delivered its previous orders"
+        return why
+
+    def eligible(self, nation: str) -> list[str]:
+        barred = self.barred(nation)
+        return [c.name for c in self.of(nation) if c.name not in barred]
+
+    def map_viewers(self, nation: str) -> frozenset[str]:
+        holder = self.map_holder.get(nation)
+        return frozenset({holder}) if holder else frozenset()
+
+    def after_turn(self, delivered: Mapping[str, str], maps: Mapping[str, str]) -> Court:
+        return replace(
+            self, deliverer={**self.deliverer, **delivered}, map_holder={**self.map_holder, **maps}
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "courtiers": [
+                {"name": c.name, "serves": c.serves, "loyal_to": c.loyal_to} for c in self.courtiers
+            ],
+            "deliverer": dict(self.deliverer),
+            "map_holder": dict(self.map_holder),
+            "pending": {n: list(lines) for n, lines in self.pending.items()},
+            "guesses": {n: dict(g) for n, g in self.guesses.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Court:
+        return cls(
+            courtiers=tuple(Courtier(c["name"], c["serves"], c["loyal_to"]) for c in data["courtiers"]),
+            deliverer=dict(data.get("deliverer", {})),
+            map_holder=dict(data.get("map_holder", {})),
+            pending={n: tuple(lines) for n, lines in data.get("pending", {}).items()},
+            guesses={n: dict(g) for n, g in data.get("guesses", {}).items()},
+        )
+
+
+def deal_court(courtiers: Mapping[str, str], fixed: Mapping[str, str], rng: random.Random) -> Court:
+    """Deal loyalties: in each court one spy for each other nation, the rest loyal.
+
+    ``courtiers`` maps each courtier to the court it belongs to; ``fixed`` holds the loyalties the
+    organiser chose (courtier → nation). The others are dealt with the seeded ``rng``."""
+    dealt: list[Courtier] = []
+    for nation in NATIONS:
+        names = sorted(c for c, n in courtiers.items() if n == nation)
+        if len(names) != COURTIERS_PER_NATION:
+            raise ValueError(
+                f"the {nation} court needs {COURTIERS_PER_NATION} courtiers, it has {len(names)}"
+            )
+        dealt += _deal_one(nation, names, fixed, rng)
+    return Court(tuple(dealt))
+
+
+def _deal_one(
+    nation: str, names: Sequence[str], fixed: Mapping[str, str], rng: random.Random
+) -> list[Courtier]:
+    loyalties = [nation] * (COURTIERS_PER_NATION - 2) + [n for n in NATIONS if n != nation]
+    for name in names:
+        if name in fixed:
+            if fixed[name] not in loyalties:
+                raise ValueError(
+                    f"{name}: the {nation} court has no room for another courtier loyal to {fixed[name]}"
+                )
+            loyalties.remove(fixed[name])
+    free = [n for n in names if n not in fixed]
+    rng.shuffle(loyalties)
+    chosen = {**{n: fixed[n] for n in names if n in fixed}, **dict(zip(free, loyalties, strict=True))}
+    return [Courtier(name, nation, chosen[name]) for name in names]

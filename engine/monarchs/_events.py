@@ -1,0 +1,108 @@
+"""What happens in a turn, as events. Fog of war: anything carrying regiment counts is addressed to
+the players who may see it (a nation's monarch, or in court mode the courtier holding its map); only
+the turn's passing, who delivered orders, and the end of the game are public."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.core import Event
+
+__all__ = [
+    "BorderBattleFought",
+    "CourtierRefused",
+    "GameEnded",
+    "GuessesMade",
+    "HexBattleFought",
+    "HexTaken",
+    "LoyaltyRevealed",
+    "MapShown",
+    "TurnResolved",
+    "TurnScored",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnResolved(Event):
+    turn: int
+    turns: int
+    delivered: tuple[str, ...]  # nations whose orders came
+
+
+@dataclass(frozen=True, kw_only=True)
+class BorderBattleFought(Event):
+    winner: str
+    loser: str
+    origin: str  # the winner's hex; it crossed into ``target``, the loser's
+    target: str
+    regiments: Mapping[str, int] = field(default_factory=dict)
+    strengths: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexBattleFought(Event):
+    hex: str
+    winner: str
+    regiments: Mapping[str, int] = field(default_factory=dict)
+    strengths: Mapping[str, float] = field(default_factory=dict)
+    retreats: tuple[str, ...] = ()  # "red: 1 to D4", "red: 1 surrounded and lost"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexTaken(Event):
+    hex: str
+    nation: str
+    previous: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapShown(Event):
+    """A nation's fogged map after the turn: visible hexes as (hex, owner, regiments)."""
+
+    nation: str
+    turn: int
+    hexes: tuple[tuple[str, str | None, int], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnScored(Event):
+    nation: str
+    turn: int
+    hexes: int
+    defeated: int
+    lost: int
+    points: int
+    doubled: bool
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CourtierRefused(Event):
+    """A courtier's orders that could not count (told only to that courtier)."""
+
+    courtier: str
+    nation: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuessesMade(Event):
+    nation: str
+    guesses: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoyaltyRevealed(Event):
+    courtier: str
+    serves: str
+    loyal_to: str
+    score: int
+    halved: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(Event):
+    scores: Mapping[str, int] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+    reason: str = ""

@@ -1,0 +1,257 @@
+"""The Game of Monarchs as a Courier game: three nations on a 61-hex board under fog of war. In board
+mode the monarchs mail their own orders; in court mode (option ``mode = court``) their courtiers
+deliver them, some of them traitors, and the monarchs name the traitors at the end."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import Event, LineError, Outcome, Phase, Resolution, Submission
+from engine.monarchs._board import NATIONS
+from engine.monarchs._court import Court
+from engine.monarchs._courtplay import (
+    choose_deliveries,
+    guesses_from,
+    map_recipients,
+    parse_delivery,
+    parse_guesses,
+)
+from engine.monarchs._events import GameEnded, GuessesMade, LoyaltyRevealed, MapShown
+from engine.monarchs._final import final_scores
+from engine.monarchs._forms import court_form
+from engine.monarchs._json import resolve_request
+from engine.monarchs._position import Position
+from engine.monarchs._seats import board_seats, court_seats
+from engine.monarchs._state import JSON, MonarchsState, state_from_json, state_to_json
+from engine.monarchs._text import is_blank, order_form, orders_by_nation, orders_submission, read_orders
+from engine.monarchs._turn import board_ranking, play_turn
+
+
+class Monarchs:
+    name: ClassVar[str] = "monarchs"
+    title: ClassVar[str] = "The Game of Monarchs"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> MonarchsState:
+        turns = int(options.get("turns", 8))
+        if turns < 1:
+            raise ValueError(f"turns must be at least 1, got {turns}")
+        mode = str(options.get("mode", "board")).strip().lower()
+        roles = options.get("roles", {})
+        court: Court | None = None
+        if mode == "board":
+            monarchs = board_seats(players, roles, rng)
+        elif mode == "court":
+            monarchs, court = court_seats(players, roles, rng)
+        else:
+            raise ValueError(f"mode must be board or court, got {mode!r}")
+        return MonarchsState(
+            position=Position.start(),
+            turn=1,
+            turns=turns,
+            monarchs=monarchs,
+            publish_scores=bool(options.get("publish_scores", False)),
+            court=court,
+            constants=(int(options.get("loyal_constant", 18)), int(options.get("disloyal_constant", 19))),
+        )
+
+    def phase(self, state: MonarchsState) -> Phase:
+        if state.finished:
+            return Phase("finished", "finished", state.turns, "Finished")
+        if _guessing(state):
+            return Phase("guesses", "guesses", state.turns, "The monarchs' guesses")
+        n = state.turn
+        return Phase(f"turn-{n}", "orders", n, f"Turn {n} of {state.turns}")
+
+    def awaiting(self, state: MonarchsState) -> frozenset[str]:
+        if state.finished:
+            return frozenset()
+        if state.court is None or _guessing(state):
+            return frozenset(state.monarchs)
+        return frozenset(c for n in NATIONS for c in state.court.eligible(n))
+
+    # --- orders -------------------------------------------------------------------------------
+
+    def parse(self, state: MonarchsState, player: str, text: str) -> Submission:
+        court = state.court
+        if court is not None and _guessing(state):
+            nation = state.nation_of(player)
+            if nation is None:
+                return _refused(
+                    player, text, "the orders are in; only the monarchs write now (their guesses)"
+                )
+            return parse_guesses(court, nation, player, text)
+        if court is not None:
+            return parse_delivery(state, court, player, text)
+        nation = state.nation_of(player)
+        if nation is None:
+            return _refused(player, text, "you command no nation in this game")
+        lines = [line for line in text.splitlines() if not is_blank(line)]
+        return orders_submission(player, *read_orders(nation, state.position, lines))
+
+    def immediate(
+        self, state: MonarchsState, submission: Submission
+    ) -> tuple[MonarchsState, tuple[Event, ...]]:
+        return state, ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A mail with orders replaces the earlier ones whole; one with none leaves them standing."""
+        if later.orders or earlier is None or not earlier.orders:
+            return later
+        return dataclasses.replace(
+            later,
+            orders=earlier.orders,
+            notes=(*later.notes, "No orders in this mail: your earlier ones stand."),
+        )
+
+    def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
+        return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def resolve(
+        self, state: MonarchsState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        if state.finished:
+            raise ValueError("the game is over; there is no turn to resolve")
+        if state.court is None:
+            return self._board_turn(state, submissions, rng)
+        if _guessing(state):
+            return self._final_turn(state, state.court, submissions, rng)
+        return self._court_turn(state, state.court, submissions, rng)
+
+    def _board_turn(
+        self, state: MonarchsState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        standing = {state.monarchs[p]: s.orders for p, s in submissions.items() if p in state.monarchs}
+        viewers = {n: frozenset({state.monarch_of(n)}) for n in NATIONS}
+        after, events = _turn(state, standing, viewers, rng)
+        if after.turn > after.turns:
+            order = board_ranking(after, rng)
+            after, end = _board_end(after, order)
+            events += end
+        return Resolution(after, tuple(events))
+
+    def _court_turn(
+        self, state: MonarchsState, court: Court, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        chosen, events = choose_deliveries(court, submissions, rng)
+        maps = map_recipients(court, chosen, submissions, rng)
+        standing = {n: submissions[c].orders for n, c in chosen.items()}
+        moved = court.after_turn(chosen, maps)
+        if state.last_turn:  # the outcome waits for the monarchs' guesses
+            pending = {n: standing.get(n, ()) for n in NATIONS}
+            after = dataclasses.replace(state, court=dataclasses.replace(moved, pending=pending))
+            return Resolution(after, tuple(events))
+        viewers = {n: moved.map_viewers(n) for n in NATIONS}
+        after, played = _turn(dataclasses.replace(state, court=moved), standing, viewers, rng)
+        return Resolution(after, tuple(events + played))
+
+    def _final_turn(
+        self, state: MonarchsState, court: Court, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        guesses = {n: guesses_from(submissions.get(state.monarch_of(n))) for n in NATIONS}
+        court = dataclasses.replace(court, guesses=guesses, pending={})
+        viewers = {n: court.map_viewers(n) for n in NATIONS}
+        pending = state.court.pending if state.court else {}
+        after, events = _turn(dataclasses.replace(state, court=court), pending, viewers, rng)
+        final = final_scores(
+            court, after.scores, after.position, turns=state.turns, constants=state.constants, rng=rng
+        )
+        events += [GuessesMade(nation=n, guesses=guesses[n]) for n in NATIONS]
+        for c in court.courtiers:
+            events.append(
+                LoyaltyRevealed(
+                    courtier=c.name,
+                    serves=c.serves,
+                    loyal_to=c.loyal_to,
+                    score=final.courtiers[c.name],
+                    halved=c.name in final.halved,
+                )
+            )
+        winner = state.monarch_of(final.nations[0])
+        winners = (winner, *final.courtier_winners)
+        others = [c for c in sorted(final.courtiers, key=lambda c: -final.courtiers[c]) if c not in winners]
+        ranking = (winners, *((state.monarch_of(n),) for n in final.nations[1:]), *((c,) for c in others))
+        reason = (
+            f"{final.nations[0].title()} ({winner}) has the best monarch score; "
+            f"the courtiers {', '.join(final.courtier_winners)} win"
+        )
+        after = dataclasses.replace(after, ranking=ranking, winners=winners, reason=reason)
+        events += _reveal(after)
+        events.append(GameEnded(scores={**final.monarchs, **final.courtiers}, winners=winners, reason=reason))
+        return Resolution(after, tuple(events))
+
+    def outcome(self, state: MonarchsState) -> Outcome | None:
+        return Outcome(state.ranking, state.winners, state.reason) if state.finished else None
+
+    def ledger(self, state: MonarchsState) -> list[dict[str, Any]]:
+        show = state.publish_scores or state.finished
+        return [
+            {
+                "Nation": nation.title(),
+                "Player": state.monarch_of(nation),
+                "Turns played": min(state.turn, state.turns + 1) - 1,
+                "Orders last turn": "yes" if nation in state.delivered else ("no" if state.turn > 1 else ""),
+                "Score": state.scores[nation] if show else "",
+            }
+            for nation in NATIONS
+        ]
+
+    def order_template(self, state: MonarchsState, player: str) -> str:
+        if state.court is not None:
+            return court_form(state, state.court, player)
+        nation = state.nation_of(player)
+        if nation is None:
+            return ""
+        return order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=True)
+
+    # --- JSON ---------------------------------------------------------------------------------
+
+    def to_json(self, state: MonarchsState) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> MonarchsState:
+        return state_from_json(data)
+
+    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
+        return resolve_request(request)
+
+
+def _guessing(state: MonarchsState) -> bool:
+    return state.court is not None and bool(state.court.pending)
+
+
+def _refused(player: str, text: str, why: str) -> Submission:
+    lines = [line.strip() for line in text.splitlines() if not is_blank(line)]
+    return Submission(player, errors=(LineError(lines[0] if lines else "", why),))
+
+
+def _turn(
+    state: MonarchsState,
+    standing: Mapping[str, tuple[str, ...]],
+    viewers: Mapping[str, frozenset[str]],
+    rng: random.Random,
+) -> tuple[MonarchsState, list[Event]]:
+    delivered = tuple(n for n in NATIONS if standing.get(n))
+    return play_turn(state, orders_by_nation(standing, state.position), delivered, viewers, rng)
+
+
+def _board_end(state: MonarchsState, order: list[str]) -> tuple[MonarchsState, list[Event]]:
+    ranking = tuple((state.monarch_of(n),) for n in order)
+    winner = ranking[0]
+    reason = f"{order[0].title()} has the highest score, {state.scores[order[0]]}"
+    after = dataclasses.replace(state, ranking=ranking, winners=winner, reason=reason)
+    return after, [*_reveal(after), GameEnded(scores=dict(state.scores), winners=winner, reason=reason)]
+
+
+def _reveal(state: MonarchsState) -> list[Event]:
+    """The final report shows the whole map to everybody."""
+    position = state.position
+    hexes = tuple((h, position.owners[h], position.armies.get(h, (None, 0))[1]) for h in position.owners)
+    return [MapShown(nation="everyone", turn=state.turns, hexes=hexes)]
+
+
+MONARCHS = Monarchs()

@@ -1,0 +1,67 @@
+"""A nation's order mail as text: reading it (per line) and the order form with its fogged map."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.core import LineError, Submission
+from engine.monarchs._board import HEXES
+from engine.monarchs._orders import Order, Orders, check_orders, read_line
+from engine.monarchs._position import Position
+
+HOLD = "hold"
+HOLD_WORDS = frozenset({"hold", "no orders", "no moves", "pass", "nothing"})
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip() or line.strip().startswith("#")
+
+
+def read_orders(
+    nation: str, position: Position, lines: list[str]
+) -> tuple[Orders, list[LineError], list[str], bool]:
+    """(orders that stand, errors, notes, whether the player said ``hold``)."""
+    hold = any(line.strip().lower().rstrip(".!") in HOLD_WORDS for line in lines)
+    read: list[tuple[str, Order | LineError]] = [
+        (line, read_line(line)) for line in lines if line.strip().lower().rstrip(".!") not in HOLD_WORDS
+    ]
+    orders, errors, notes = check_orders(nation, position.armies, read)
+    return orders, errors, notes, hold
+
+
+def orders_submission(
+    player: str, orders: Orders, errors: list[LineError], notes: list[str], hold: bool
+) -> Submission:
+    lines = orders.lines() or ((HOLD,) if hold else ())
+    if hold and orders.lines():
+        notes = [*notes, "“hold” was ignored: the moves and boost in this mail stand."]
+    return Submission(player, lines, tuple(errors), tuple(notes))
+
+
+def orders_from_lines(nation: str, position: Position, lines: tuple[str, ...]) -> Orders:
+    """Standing canonical lines → orders, checked again against the map (illegal lines drop out)."""
+    orders, _, _, _ = read_orders(nation, position, [line for line in lines if line != HOLD])
+    return orders
+
+
+def map_lines(position: Position, nation: str) -> list[str]:
+    """The hexes ``nation`` may see, row by row: ``E3 red 2``; nothing else."""
+    visible = set(position.visible_to(nation))
+    return [f"#   {position.describe(h)}" for h in HEXES if h in visible]
+
+
+def order_form(position: Position, nation: str, *, turn: int, turns: int, show_map: bool) -> str:
+    last = " (the last: it counts double)" if turn == turns else ""
+    lines = [
+        f"# Orders for {nation.title()}, turn {turn} of {turns}{last}. Lines starting with # are ignored.",
+        "# One move a line: regiments, from, to — “5 C5 D4”, “5 units from C5 to D4”, “C5-D4 5”.",
+        "# One boost a turn: “boost G9”. Write “hold” to move nothing. A new mail replaces the last.",
+    ]
+    if show_map:
+        lines.append("# What you can see (hex, owner, regiments):")
+        lines += map_lines(position, nation)
+    return "\n".join(lines)
+
+
+def orders_by_nation(standing: Mapping[str, tuple[str, ...]], position: Position) -> dict[str, Orders]:
+    return {nation: orders_from_lines(nation, position, lines) for nation, lines in standing.items()}

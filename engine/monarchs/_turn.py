@@ -1,0 +1,115 @@
+"""A turn applied to the game: the resolver's result turned into the new state and its events, each
+addressed to the players who may see it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+
+from engine.core import Event
+from engine.monarchs._board import CENTRE, NATIONS
+from engine.monarchs._events import (
+    BorderBattleFought,
+    HexBattleFought,
+    HexTaken,
+    MapShown,
+    TurnResolved,
+    TurnScored,
+)
+from engine.monarchs._orders import Orders
+from engine.monarchs._resolve import HexBattle, TurnResult, resolve_turn
+from engine.monarchs._state import MonarchsState
+
+Viewers = Mapping[str, frozenset[str]]  # nation → the players who see its map this turn
+
+
+def play_turn(
+    state: MonarchsState,
+    orders: Mapping[str, Orders],
+    delivered: tuple[str, ...],
+    viewers: Viewers,
+    rng: random.Random,
+) -> tuple[MonarchsState, list[Event]]:
+    result = resolve_turn(state.position, orders, rng, last=state.last_turn)
+    scores = {n: state.scores[n] + result.points[n] for n in NATIONS}
+    after = replace(state, position=result.position, turn=state.turn + 1, scores=scores, delivered=delivered)
+    events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=delivered)]
+    events += _battle_events(result, viewers)
+    for nation in NATIONS:
+        events.append(_map(after, nation, state.turn, viewers[nation]))
+        events.append(_score(after, result, nation, state, viewers[nation]))
+    return after, events
+
+
+def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:
+    events: list[Event] = []
+    for b in result.border_battles:
+        events.append(
+            BorderBattleFought(
+                audience=viewers[b.winner] | viewers[b.loser],
+                winner=b.winner,
+                loser=b.loser,
+                origin=b.hexes[0],
+                target=b.hexes[1],
+                regiments=b.regiments,
+                strengths={n: round(s, 2) for n, s in b.strengths.items()},
+            )
+        )
+    for hb in result.hex_battles:
+        events.append(_hex_battle(hb, viewers))
+    for hex_name, nation, previous in result.taken:
+        audience = viewers[nation] | (viewers[previous] if previous else frozenset())
+        events.append(HexTaken(audience=audience, hex=hex_name, nation=nation, previous=previous))
+    return events
+
+
+def _hex_battle(battle: HexBattle, viewers: Viewers) -> HexBattleFought:
+    retreats = tuple(
+        f"{r.nation}: {r.regiments} to {r.to}" if r.to else f"{r.nation}: {r.regiments} surrounded and lost"
+        for r in battle.retreats
+        if r.regiments
+    )
+    audience = frozenset().union(*(viewers[n] for n in battle.regiments))
+    return HexBattleFought(
+        audience=audience,
+        hex=battle.hex,
+        winner=battle.winner,
+        regiments=battle.regiments,
+        strengths={n: round(s, 2) for n, s in battle.strengths.items()},
+        retreats=retreats,
+    )
+
+
+def _map(state: MonarchsState, nation: str, turn: int, audience: frozenset[str]) -> MapShown:
+    position = state.position
+    hexes = tuple(
+        (h, position.owners[h], position.armies.get(h, (None, 0))[1]) for h in position.visible_to(nation)
+    )
+    return MapShown(audience=audience, nation=nation, turn=turn, hexes=hexes)
+
+
+def _score(
+    after: MonarchsState, result: TurnResult, nation: str, before: MonarchsState, audience: frozenset[str]
+) -> TurnScored:
+    return TurnScored(
+        audience=None if before.publish_scores else audience,
+        nation=nation,
+        turn=before.turn,
+        hexes=len(after.position.hexes_of(nation)),
+        defeated=result.defeated[nation],
+        lost=result.lost[nation],
+        points=result.points[nation],
+        doubled=before.last_turn,
+        total=after.scores[nation],
+    )
+
+
+def board_ranking(state: MonarchsState, rng: random.Random) -> list[str]:
+    """Nations best first: score, then who holds the centre, then hexes held, then a seeded coin."""
+    coin = {n: rng.random() for n in NATIONS}
+    position = state.position
+    return sorted(
+        NATIONS,
+        key=lambda n: (-state.scores[n], position.owners[CENTRE] != n, -len(position.hexes_of(n)), coin[n]),
+    )

@@ -1,0 +1,137 @@
+"""Talossan RISK state as JSON (stable across versions), and ``courier resolve talossa``.
+
+State::
+
+    {"map": "talossa", "step": 3, "starting_units": 1, "finished": false, "winner": null,
+     "submitted": ["Bea", "Al"],
+     "countries": [{"player": "Al", "name": "Alvania", "colour": "red", "stack": 12,
+                    "capital": null, "conquer_ban": 0, "declaration_due": 0, "fallen": false}, ...],
+     "lands": {"vuo-abbavilla": {"owner": "Al", "units": 4, "stronghold": false, "name": null}, ...}}
+
+``lands`` lists only lands that are held or were given a name; land keys are the map's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Event, event_to_json
+from engine.talossa._map import find_map
+from engine.talossa._state import Country, Holding, TalossaState
+
+JSON = dict[str, Any]
+
+
+def state_to_json(state: TalossaState) -> JSON:
+    return {
+        "map": state.map,
+        "step": state.step,
+        "starting_units": state.starting_units,
+        "finished": state.finished,
+        "winner": state.winner,
+        "submitted": list(state.submitted),
+        "countries": [
+            {
+                "player": c.player,
+                "name": c.name,
+                "colour": c.colour,
+                "stack": c.stack,
+                "capital": c.capital,
+                "conquer_ban": c.conquer_ban,
+                "declaration_due": c.declaration_due,
+                "fallen": c.fallen,
+            }
+            for c in state.countries
+        ],
+        "lands": {
+            key: {"owner": h.owner, "units": h.units, "stronghold": h.stronghold, "name": h.given_name}
+            for key, h in sorted(state.lands.items())
+        },
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> TalossaState:
+    """The state a JSON object describes; ``ValueError`` says what is wrong with it."""
+    if not isinstance(data, Mapping):
+        raise ValueError("“state” must be an object with map, step, countries and lands")
+    try:
+        game_map = find_map(str(data.get("map", "talossa")))
+        countries = tuple(_country(c) for c in data["countries"])
+        lands = {str(k): _holding(v) for k, v in data.get("lands", {}).items()}
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"state: {e}") from e
+    unknown = sorted(set(lands) - set(game_map.lands))
+    players = {c.player for c in countries}
+    strangers = sorted({h.owner for h in lands.values() if h.owner is not None} - players)
+    if unknown or strangers:
+        raise ValueError(f"state: unknown lands {unknown} or owners {strangers}")
+    return TalossaState(
+        map=game_map.name,
+        step=int(data.get("step", 1)),
+        countries=countries,
+        lands=lands,
+        submitted=tuple(data.get("submitted", ())),
+        winner=data.get("winner"),
+        finished=bool(data.get("finished", False)),
+        starting_units=int(data.get("starting_units", 1)),
+    )
+
+
+def _country(data: Mapping[str, Any]) -> Country:
+    return Country(
+        player=str(data["player"]),
+        name=str(data.get("name", data["player"])),
+        colour=str(data.get("colour", "grey")),
+        stack=int(data.get("stack", 0)),
+        capital=data.get("capital"),
+        conquer_ban=int(data.get("conquer_ban", 0)),
+        declaration_due=int(data.get("declaration_due", 0)),
+        fallen=bool(data.get("fallen", False)),
+    )
+
+
+def _holding(data: Mapping[str, Any]) -> Holding:
+    return Holding(
+        owner=data.get("owner"),
+        units=int(data.get("units", 0)),
+        stronghold=bool(data.get("stronghold", False)),
+        given_name=data.get("name"),
+    )
+
+
+def resolve_request(request: Mapping[str, Any], ruleset: Any) -> JSON:
+    """``{"state", "orders": {player: text}, "seed"}`` → the step resolved.
+
+    ``orders`` are taken in the order they are listed, which is the order of submission. Living
+    conquerors missing from ``orders`` get 6 random actions, drawn from ``seed``.
+    """
+    if not isinstance(request, Mapping):
+        raise ValueError("the request must be a JSON object with “state”, “orders” and “seed”")
+    state = state_from_json(request.get("state"))  # type: ignore[arg-type]
+    orders = request.get("orders", {})
+    if not isinstance(orders, Mapping) or not all(isinstance(t, str) for t in orders.values()):
+        raise ValueError("“orders” must map player names to their Action Plan text")
+    strangers = sorted(set(orders) - set(state.alive))
+    if strangers:
+        raise ValueError(f"orders for {strangers}, who lead no living country; they are {list(state.alive)}")
+    seed = request.get("seed", "")
+    if not isinstance(seed, (str, int)):
+        raise ValueError("“seed” must be a string or a number")
+    submissions = {}
+    for player, text in orders.items():
+        submissions[player] = ruleset.parse(state, player, text)
+        state, _ = ruleset.immediate(state, submissions[player])
+    for player in state.alive:
+        if player not in submissions:
+            submissions[player] = ruleset.default(state, player, random.Random(f"{seed}/default/{player}"))
+    resolution = ruleset.resolve(state, submissions, random.Random(str(seed)))
+    outcome = ruleset.outcome(resolution.state)
+    return {
+        "state": state_to_json(resolution.state),
+        "plans": {p: list(s.orders) for p, s in submissions.items()},
+        "events": [event_to_json(e) for e in resolution.events if isinstance(e, Event)],
+        "errors": {p: [e.to_json() for e in s.errors] for p, s in submissions.items() if s.errors},
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+    }

@@ -1,0 +1,199 @@
+"""Talossan RISK as a Courier game: conquerors mail Action Plans of up to ten actions; each step's
+plans resolve action by action in the order they were submitted (recorded on receipt)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import Event, Outcome, Phase, Resolution, Submission, match_name
+from engine.talossa._actions import numbered
+from engine.talossa._events import ConquerorJoined
+from engine.talossa._json import resolve_request, state_from_json, state_to_json
+from engine.talossa._map import find_map
+from engine.talossa._parse import read_plan
+from engine.talossa._random_plan import random_plan
+from engine.talossa._resolve import dice
+from engine.talossa._state import Board, Country, TalossaState
+from engine.talossa._step import dry_run, resolve_step
+
+MIN_CONQUERORS = 4  # II.1
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink", "teal", "grey")
+DRAWN = "No Action Plan came, so 6 random actions were drawn for you."
+HELP = (
+    "# Up to 10 actions, one a line. R: Abbavilla, 3 · Q: Abbavilla >> Downer, 2 · Q: Abbavilla >> (north)",
+    "# S: +Abbavilla · S: -Abbavilla · C: Abbavilla · M: Abbavilla >> Downer, 3; Farwell >> Juneau, 2",
+    "# Name a conquered land: Q: Abbavilla >> (north), 2 [Wellington]   (lines starting with # are ignored)",
+)
+
+
+class Talossa:
+    name: ClassVar[str] = "talossa"
+    title: ClassVar[str] = "Talossan RISK"
+
+    # --- setup and joining ------------------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TalossaState:
+        """Each player's Role is “Country name; colour; starting land” (any part may be left out)."""
+        least = int(options.get("min_conquerors", MIN_CONQUERORS))
+        if len(set(players)) != len(players) or len(players) < least:
+            raise ValueError(
+                f"Talossan RISK needs at least {least} conquerors with distinct names, got {list(players)}"
+            )
+        game_map = find_map(str(options.get("map", "talossa")))
+        state = TalossaState(
+            map=game_map.name, step=1, countries=(), starting_units=int(options.get("starting_units", 1))
+        )
+        roles = options.get("roles", {})
+        for player in players:
+            state, _ = self.join(state, player, str(roles.get(player, "")), rng)
+        return state
+
+    def join(
+        self, state: TalossaState, player: str, role: str, rng: random.Random
+    ) -> tuple[TalossaState, tuple[Event, ...]]:
+        """A conqueror registers (II.1: until the last free land is conquered): country name,
+        colour and starting land from ``role``; a taken or unknown land is replaced by a random
+        free one. The new country's Force Stack is filled for the current step."""
+        if state.finished or any(c.player == player for c in state.countries):
+            raise ValueError(f"{player} cannot join: the game is over or they already play")
+        board = Board(state)
+        free = board.free_lands()
+        if not free:
+            raise ValueError("no free land is left, so no one can join any more")
+        name, colour, asked = ([p.strip() for p in role.split(";")] + ["", "", ""])[:3]
+        used = {c.colour for c in state.countries}
+        colour = colour or next((c for c in COLOURS if c not in used), "grey")
+        wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
+        land = wanted if wanted in free else rng.choice(free)
+        country = Country(player=player, name=name or player, colour=colour)
+        board.countries[player] = country
+        board.set_land(land, owner=player, units=state.starting_units)
+        board.set_country(player, stack=board.force_due(player))
+        after = board.state(state)
+        event = ConquerorJoined(
+            player=player,
+            country=country.name,
+            colour=colour,
+            land=board.label(land),
+            asked=asked if land != wanted else None,
+        )
+        return after, (event,)
+
+    # --- phases -------------------------------------------------------------------------------------
+
+    def phase(self, state: TalossaState) -> Phase:
+        if state.finished:
+            return Phase("finished", "finished", state.step, "Finished")
+        return Phase(f"step-{state.step}", "step", state.step, f"Step {state.step}")
+
+    def awaiting(self, state: TalossaState) -> frozenset[str]:
+        return frozenset() if state.finished else frozenset(state.alive)
+
+    # --- plans --------------------------------------------------------------------------------------
+
+    def parse(self, state: TalossaState, player: str, text: str) -> Submission:
+        actions, errors = read_plan(Board(state), text)
+        notes = dry_run(state, player, actions) if actions else []
+        if actions:
+            earlier = [p for p in state.submitted if p != player]
+            notes.append(
+                f"Your plan is number {len(earlier) + 1} in submission order so far: its action k resolves "
+                "after action k of the plans sent before it."
+            )
+        return Submission(player, numbered(actions), tuple(errors), tuple(notes))
+
+    def immediate(
+        self, state: TalossaState, submission: Submission
+    ) -> tuple[TalossaState, tuple[Event, ...]]:
+        """A plan takes its place in the submission order on receipt; a newer plan moves its
+        author to the end (rulings: the time of the last accepted plan)."""
+        if not submission.orders:
+            return state, ()
+        order = (*(p for p in state.submitted if p != submission.player), submission.player)
+        return dataclasses.replace(state, submitted=order), ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A plan is a whole: a new one replaces the old; a mail with no action leaves it standing."""
+        if later.orders or earlier is None:
+            return later
+        return dataclasses.replace(
+            earlier, errors=later.errors, notes=(*later.notes, "Your earlier plan still stands.")
+        )
+
+    def default(self, state: TalossaState, player: str, rng: random.Random) -> Submission:
+        return Submission(player, numbered(random_plan(state, player, rng)), notes=(DRAWN,))
+
+    def resolve(
+        self, state: TalossaState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        if state.finished:
+            raise ValueError("the game is over; there is no step to resolve")
+        board = Board(state)
+        plans = {
+            p: read_plan(board, "\n".join(s.orders))[0] for p, s in submissions.items() if p in state.alive
+        }
+        drawn = frozenset(p for p, s in submissions.items() if DRAWN in s.notes)
+        after, events = resolve_step(state, plans, drawn, dice(rng))
+        return Resolution(after, tuple(events))
+
+    def outcome(self, state: TalossaState) -> Outcome | None:
+        if not state.finished:
+            return None
+        if state.winner is None:
+            return Outcome((), (), "every country fell")
+        others = tuple(c.player for c in state.countries if c.player != state.winner)
+        country = state.country(state.winner).name
+        return Outcome(
+            ((state.winner,), others), (state.winner,), f"{country} holds every land that is not free"
+        )
+
+    # --- the public view ------------------------------------------------------------------------
+
+    def ledger(self, state: TalossaState) -> list[dict[str, Any]]:
+        board = Board(state)
+        rows = []
+        for c in state.countries:
+            lands = board.lands_of(c.player)
+            rows.append(
+                {
+                    "Player": c.player,
+                    "Country": c.name,
+                    "Colour": c.colour,
+                    "Lands": len(lands),
+                    "Units": sum(board.units(k) for k in lands),
+                    "Borderlands": len(board.borderlands(c.player)),
+                    "Capital": board.label(c.capital) if c.capital else "",
+                    "Strongholds": ", ".join(board.label(k) for k in lands if board.is_stronghold(k)),
+                    "Force stack": c.stack,
+                    "Status": "fallen" if c.fallen else ("won" if state.winner == c.player else "playing"),
+                }
+            )
+        return rows
+
+    def order_template(self, state: TalossaState, player: str) -> str:
+        board, country = Board(state), state.country(player)
+        lines = [f"# Action Plan for {country.name}, step {state.step}. Force Stack: {country.stack} units."]
+        for key in board.lands_of(player):
+            marks = (
+                " (capital)"
+                if board.is_capital(key)
+                else (" (stronghold)" if board.is_stronghold(key) else "")
+            )
+            free = [board.label(n) for n in board.map.neighbours(key) if board.owner(n) is None]
+            nearby = ", ".join(free) or "none"
+            lines.append(f"# {board.label(key)}: {board.units(key)} units{marks}; free next door: {nearby}")
+        return "\n".join([*lines, *HELP])
+
+    # --- JSON ---------------------------------------------------------------------------------------
+
+    def to_json(self, state: TalossaState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> TalossaState:
+        return state_from_json(data)
+
+    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_request(request, self)

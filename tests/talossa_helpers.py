@@ -1,0 +1,62 @@
+"""Building Talossan RISK positions for scenario tests, and resolving one step of plans."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from engine.core import Event
+from engine.talossa import TALOSSA, Country, Holding, TalossaState
+from engine.talossa._state import Board
+
+COUNTRIES = {"Al": "Alvania", "Bea": "Beatria", "Cy": "Cyland", "Di": "Dilonia"}
+
+
+def position(
+    lands: Mapping[str, tuple[object, ...]],
+    *,
+    stacks: Mapping[str, int] | None = None,
+    capitals: Mapping[str, str] | None = None,
+    **country_fields: Mapping[str, int],
+) -> TalossaState:
+    """Lands by key → (player, units[, stronghold]); every player of COUNTRIES has a country."""
+    holdings = {
+        key: Holding(owner=str(spec[0]), units=int(str(spec[1])), stronghold=bool(spec[2:] and spec[2]))
+        for key, spec in lands.items()
+    }
+    countries = tuple(
+        Country(
+            player=p,
+            name=name,
+            colour="red",
+            stack=(stacks or {}).get(p, 12),
+            capital=(capitals or {}).get(p),
+            fallen=all(h.owner != p for h in holdings.values()),  # a country without land is gone
+            **{field: values[p] for field, values in country_fields.items() if p in values},
+        )
+        for p, name in COUNTRIES.items()
+    )
+    return TalossaState(map="talossa", step=1, countries=countries, lands=holdings)
+
+
+def step(state: TalossaState, plans: Mapping[str, str], seed: int = 1) -> tuple[TalossaState, list[Event]]:
+    """Plans in the order given are the order of submission."""
+    submissions = {}
+    for player, text in plans.items():
+        submissions[player] = TALOSSA.parse(state, player, text)
+        assert not submissions[player].errors, submissions[player].errors
+        state, _ = TALOSSA.immediate(state, submissions[player])
+    resolution = TALOSSA.resolve(state, submissions, random.Random(seed))
+    return resolution.state, list(resolution.events)
+
+
+def of(events: list[Event], kind: type) -> list:  # type: ignore[type-arg]
+    return [e for e in events if isinstance(e, kind)]
+
+
+def units(state: TalossaState, key: str) -> int:
+    return Board(state).units(key)
+
+
+def owner(state: TalossaState, key: str) -> str | None:
+    return Board(state).owner(key)

@@ -1,0 +1,104 @@
+"""The Game of Monarchs (board mode) through the tick: the monarchs mail their orders, receipts
+answer each line, each monarch's report shows only its fogged map, battles and score, the ledger
+says who delivered, and the last turn ends the game with everything revealed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from openpyxl import load_workbook
+
+from courier.journal import Journal
+from courier.replay import replay_game
+from tests.conftest import Table, text_of
+
+MONARCHS = {"Rhea": "red", "Gus": "green", "Bea": "blue"}
+CONFIG = {
+    "game": "monarchs",
+    "turns": "2",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "none",
+}
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
+
+
+def table(root: Path, config: dict[str, str] | None = None) -> Table:
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in MONARCHS.items()]
+    return Table(root, {**CONFIG, **(config or {})}, rows)
+
+
+def write(t: Table, name: str, body: str) -> None:
+    t.mail(f"{name.lower()}@players.test", body)
+
+
+def last_text(t: Table, name: str) -> str:
+    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+
+
+def ledger(root: Path) -> list[list[object]]:
+    return [list(r) for r in load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)]
+
+
+def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    assert t.tick(at(0, 8, 5)) == []
+    welcome = last_text(t, "Rhea")
+    assert "Orders for Red, turn 1 of 2" in welcome and "A5 red 5" in welcome
+    assert "M1 blue" not in welcome  # blue's home is far beyond red's sight
+
+    write(t, "Rhea", "boost F2\n2 D2 E3\n2 E3 F2\n2 E3 F5")
+    write(t, "Bea", "boost E3\n1 F2 E3\n2 G3 E3\n1 E1 F2\n1 E1 D2")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Rhea")
+    assert "2 D2 E3" in receipt and "boost F2" in receipt
+    assert "F5 is not a hex — the hexes nearest that name are F4 and F6" in receipt
+
+    assert t.tick(at(0, 20, 5)) == []
+    red, blue, green = last_text(t, "Rhea"), last_text(t, "Bea"), last_text(t, "Gus")
+    assert "Border battle between E3 and F2: Red (2" in red and "Border battle between E3 and F2" in blue
+    assert "Battle on E3" in red and "Battle on F2" in blue
+    assert "Battle on" not in green and "Border battle" not in green
+    assert "Turn 1 of 2 was resolved; orders came from Red, Blue" in green
+    assert "Green scored 20 for turn 1" in green and "Red scored" not in green
+    rows = ledger(tmp_path)
+    assert rows[1][:6] == ["Nation", "Player", "Turns played", "Orders last turn", "Score", "Orders in"]
+    assert rows[3][:5] == ["Green", "Gus", 1, "no", None]  # scores stay secret until the end
+
+    write(t, "Gus", "3 K5 I5")
+    t.tick(at(1, 9))
+    assert t.tick(at(1, 20, 5)) == []
+    final = last_text(t, "Rhea")
+    assert "Game over" in str(t.sent("rhea@players.test")[-1]["Subject"])
+    assert "(doubled: the last turn)" in final and "The game ended:" in final
+    assert "The whole map at the end" in final and " M1 B" in final and " I5 G3" in final
+    scores = {r[0]: r[4] for r in ledger(tmp_path)[2:5]}
+    assert all(isinstance(s, int) for s in scores.values())
+    journal = Journal(t.deployment.journal_path)
+    try:
+        checked, problems = replay_game(journal, "truce-1")
+    finally:
+        journal.close()
+    assert problems == [] and checked == 2
+
+
+def test_scores_published_every_turn_when_the_organiser_wants(tmp_path: Path) -> None:
+    t = table(tmp_path, {"publish_scores": "yes"})
+    t.tick(at(0, 8, 5))
+    t.tick(at(0, 20, 5))
+    assert "Red scored 20 for turn 1" in last_text(t, "Gus")
+    assert [r[4] for r in ledger(tmp_path)[2:5]] == [20, 20, 20]
+
+
+def test_a_stranger_to_the_game_gets_a_clear_refusal(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Rhea", "5 A5 C5\n5 A5 B4")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Rhea")
+    assert "5 A5 C5" in receipt and "A5 holds 5 Red regiments and 5 already leave it" in receipt
