@@ -10,7 +10,7 @@ from engine.diplomacy._resolver import Resolve
 
 def convoy_holds(board: Board, province: str, resolve: Resolve) -> bool:
     """The decision for a convoy order: the fleet is still there to convoy."""
-    return not any(resolve(origin) for origin in board.moves_into(province))
+    return not any(resolve(origin) for origin in board.moves_into[province])
 
 
 def has_route(board: Board, origin: str, resolve: Resolve) -> bool:
@@ -26,15 +26,15 @@ def has_route(board: Board, origin: str, resolve: Resolve) -> bool:
 def route_fleets(board: Board, origin: str, usable: Resolve) -> list[str]:
     """The fleets of one route from ``origin`` to its destination, or ``[]``. Fleets are asked
     whether they are ``usable`` only when the search reaches them."""
-    target = board.target(origin)
-    fleets = {p: board.orders[p].unit.location for p in board.convoys_for(origin)}
-    frontier = [p for p, loc in sorted(fleets.items()) if board.map.reaches_province("F", loc, origin)]
+    target = board.targets[origin]
+    fleets = {p: board.orders[p].unit.location for p in board.convoys[origin]}
+    frontier = [p for p, loc in sorted(fleets.items()) if board.index.fleet_reaches(loc, origin)]
     came_from: dict[str, str | None] = {p: None for p in frontier}
     while frontier:
         fleet = frontier.pop(0)
         if not usable(fleet):
             continue
-        if board.map.reaches_province("F", fleets[fleet], target):
+        if board.index.fleet_reaches(fleets[fleet], target):
             chain: list[str] = []
             step: str | None = fleet
             while step is not None:
@@ -42,7 +42,7 @@ def route_fleets(board: Board, origin: str, usable: Resolve) -> list[str]:
                 step = came_from[step]
             return chain
         for other, loc in sorted(fleets.items()):
-            if other not in came_from and board.map.adjacent("F", fleets[fleet], loc):
+            if other not in came_from and board.index.fleet_adjacent(fleets[fleet], loc):
                 came_from[other] = fleet
                 frontier.append(other)
     return []

@@ -6,31 +6,37 @@ ordered unit is ignored (4.B.5), a wrong destination coast is illegal (4.B.3).""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
+from engine.diplomacy._board import MapIndex, map_index
 from engine.diplomacy._map import Map
-from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit, province_of
+from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit
 from engine.diplomacy._position import Position
 from engine.diplomacy._results import Illegal
 
 
 def check_movement_order(map: Map, position: Position, order: MovementOrder) -> MovementOrder | Illegal:
-    unit = board_unit(map, position, order.unit)
+    return check_order(map_index(map), position, order)
+
+
+def check_order(index: MapIndex, position: Position, order: MovementOrder) -> MovementOrder | Illegal:
+    """``check_movement_order`` on an indexed map. An order already in normal form comes back as is."""
+    unit = _board_unit(index, position, order.unit)
     if isinstance(unit, Illegal):
         return unit
-    if isinstance(order, Hold):
-        return Hold(unit)
     if isinstance(order, Move):
-        return _check_move(map, position, unit, order)
+        return _check_move(index, position, unit, order)
     if isinstance(order, Support):
-        return _check_support(map, position, unit, order)
-    return _check_convoy(map, position, unit, order)
+        return _check_support(index, position, unit, order)
+    if isinstance(order, Convoy):
+        return _check_convoy(index, position, unit, order)
+    return order if order.unit.location == unit.location else Hold(unit)
 
 
-def board_unit(map: Map, position: Position, ordered: Unit) -> Unit | Illegal:
+def _board_unit(index: MapIndex, position: Position, ordered: Unit) -> Unit | Illegal:
     """The unit the order addresses, as it stands (its real coast, whatever coast was written)."""
-    province = map.aliases.get(ordered.province, ordered.province)
-    unit = position.unit_in(province)
+    unit = position.unit_in(index.place(ordered.location))
     if unit is None:
         return Illegal("no such unit")
     if unit.power != ordered.power:
@@ -42,118 +48,159 @@ def board_unit(map: Map, position: Position, ordered: Unit) -> Unit | Illegal:
 
 def fleet_destination(map: Map, origin: str, destination: str) -> str | Illegal:
     """The exact location a fleet at ``origin`` moves to when ordered to ``destination``."""
-    if not map.is_location(destination):
+    return _fleet_destination(map_index(map), origin, destination)
+
+
+def _fleet_destination(index: MapIndex, origin: str, destination: str) -> str | Illegal:
+    province = index.locations.get(destination)
+    if province is None:
         return Illegal("unknown place")
-    if map.province(destination).kind == "land":
+    if index.kind[province] == "land":
         return Illegal("fleet cannot go inland")
     if "/" in destination:
-        return destination if map.adjacent("F", origin, destination) else Illegal("coast not reachable")
-    reachable = map.fleet_destinations(origin, destination)
+        return destination if index.fleet_adjacent(origin, destination) else Illegal("coast not reachable")
+    reachable = [loc for loc in index.fleet_locations[province] if index.fleet_adjacent(origin, loc)]
     if len(reachable) > 1:
         return Illegal("coast not specified")
     return reachable[0] if reachable else Illegal("not adjacent")
 
 
-def _check_move(map: Map, position: Position, unit: Unit, order: Move) -> Move | Illegal:
-    target = map.aliases.get(province_of(order.destination), province_of(order.destination))
-    if target not in map.provinces:
+def _check_move(index: MapIndex, position: Position, unit: Unit, order: Move) -> Move | Illegal:
+    target = index.place(order.destination)
+    if target not in index.kind:
         return Illegal("unknown place")
-    if target == unit.province:
+    origin = index.locations[unit.location]
+    if target == origin:
         return Illegal("move to own province")
     if unit.type == "F":
         if order.via_convoy:
             return Illegal("only armies are convoyed")
         coast = order.destination.partition("/")[2]
-        destination = fleet_destination(map, unit.location, f"{target}/{coast}" if coast else target)
-        return destination if isinstance(destination, Illegal) else Move(unit, destination)
-    reason = army_move_problem(map, position, unit.province, target)
-    return Illegal(reason) if reason else Move(unit, target, order.via_convoy)
+        destination = _fleet_destination(index, unit.location, f"{target}/{coast}" if coast else target)
+        if isinstance(destination, Illegal):
+            return destination
+    else:
+        reason = _army_move_problem(index, position, origin, target)
+        if reason:
+            return Illegal(reason)
+        destination = target
+    if order.unit.location == unit.location and order.destination == destination:
+        return order  # already in normal form (power and type match: see _board_unit)
+    return Move(unit, destination, order.via_convoy)
 
 
-def army_move_problem(map: Map, position: Position, origin: str, target: str, *, without: str = "") -> str:
+def _army_move_problem(
+    index: MapIndex, position: Position, origin: str, target: str, *, without: str = ""
+) -> str:
     """Why an army at ``origin`` could not move to ``target`` on this board ("" if it could): over
     land, or along fleets at sea (other than the one in ``without``) (DATC 4.E.1)."""
-    if map.provinces[target].kind == "sea":
+    if index.kind[target] == "sea":
         return "army cannot go to sea"
-    if map.adjacent("A", origin, target):
+    if index.army_adjacent(origin, target):
         return ""
-    fleets = [loc for loc in _fleets_at_sea(map, position) if province_of(loc) != without]
-    return "" if any(convoy_chains(map, fleets, origin, target)) else "not adjacent"
+    fleets = tuple(loc for loc in _fleets_at_sea(index, position) if index.locations[loc] != without)
+    return "" if _fleets_on_routes(index, fleets, origin, target) else "not adjacent"
 
 
-def _fleets_at_sea(map: Map, position: Position) -> list[str]:
-    return sorted(
-        u.location for u in position.units if u.type == "F" and map.province(u.location).kind == "sea"
-    )
+def _fleets_at_sea(index: MapIndex, position: Position) -> tuple[str, ...]:
+    return tuple(loc for loc in position.fleets_at if index.kind[index.locations[loc]] == "sea")
 
 
-def convoy_chains(map: Map, fleets: list[str], origin: str, target: str) -> Iterator[tuple[str, ...]]:
+@lru_cache(maxsize=4096)
+def _fleets_on_routes(index: MapIndex, fleets: tuple[str, ...], origin: str, target: str) -> frozenset[str]:
+    """The fleets of every convoy chain from ``origin`` to ``target`` (none if there is none).
+    Memoized: the same fleets face the same question for a move and its supports, and again in
+    the phases after."""
+    return frozenset(fleet for chain in _convoy_chains(index, fleets, origin, target) for fleet in chain)
+
+
+def _convoy_chains(
+    index: MapIndex, fleets: Sequence[str], origin: str, target: str
+) -> Iterator[tuple[str, ...]]:
     """Every chain of fleets that could carry an army from ``origin`` to ``target`` with no fleet
     to spare: each fleet touches only its neighbours in the chain, the first the origin and the
     last the destination. A fleet in none of them is not needed by any convoy (DATC 6.G.19)."""
-    if map.provinces[origin].kind != "coast" or map.provinces[target].kind != "coast":
+    if index.kind[origin] != "coast" or index.kind[target] != "coast":
         return
 
     def extend(chain: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-        if map.reaches_province("F", chain[-1], target):
+        if index.fleet_reaches(chain[-1], target):
             yield chain
             return
         for fleet in fleets:
             if (
                 fleet not in chain
-                and map.adjacent("F", chain[-1], fleet)
-                and not map.reaches_province("F", fleet, origin)
-                and not any(map.adjacent("F", earlier, fleet) for earlier in chain[:-1])
+                and index.fleet_adjacent(chain[-1], fleet)
+                and not index.fleet_reaches(fleet, origin)
+                and not any(index.fleet_adjacent(earlier, fleet) for earlier in chain[:-1])
             ):
                 yield from extend((*chain, fleet))
 
     for first in fleets:
-        if map.reaches_province("F", first, origin):
+        if index.fleet_reaches(first, origin):
             yield from extend((first,))
 
 
-def _check_support(map: Map, position: Position, unit: Unit, order: Support) -> Support | Illegal:
-    supported = map.aliases.get(province_of(order.supported), province_of(order.supported))
-    if position.unit_in(supported) is None:
+def _check_support(index: MapIndex, position: Position, unit: Unit, order: Support) -> Support | Illegal:
+    supported = index.place(order.supported)
+    mover = position.unit_in(supported)
+    if mover is None:
         return Illegal("no unit to support")
-    if supported == unit.province:
+    if supported == index.locations[unit.location]:
         return Illegal("cannot support itself")
     if order.destination is None:
         target = supported
     else:
-        target = map.aliases.get(province_of(order.destination), province_of(order.destination))
-        if target not in map.provinces:
+        target = index.place(order.destination)
+        if target not in index.kind:
             return Illegal("unknown place")
         if target == supported:
             return Illegal("support to own province")
-    if not map.reaches_province(unit.type, unit.location, target):
+    if not index.reaches(unit, target):
         return Illegal("cannot reach")
     if order.destination is None:
-        return Support(unit, supported, None, order.supported_type)
-    mover = position.unit_in(supported)
-    assert mover is not None
-    if mover.type == "F" and not map.reaches_province("F", mover.location, target):
+        return _support(order, unit, supported, None)
+    if mover.type == "F" and not index.fleet_reaches(mover.location, target):
         return Illegal("supported unit cannot go there")
-    if mover.type == "A" and army_move_problem(map, position, supported, target, without=unit.province):
+    if mover.type == "A" and _army_move_problem(
+        index, position, supported, target, without=index.locations[unit.location]
+    ):
         return Illegal("supported unit cannot go there")
     # A coast written in the support must match the move's; none matches any (DATC 4.B.4).
     coast = order.destination.partition("/")[2]
-    return Support(unit, supported, f"{target}/{coast}" if coast else target, order.supported_type)
+    return _support(order, unit, supported, f"{target}/{coast}" if coast else target)
 
 
-def _check_convoy(map: Map, position: Position, unit: Unit, order: Convoy) -> Convoy | Illegal:
-    if unit.type != "F" or map.province(unit.location).kind != "sea":
+def _support(order: Support, unit: Unit, supported: str, destination: str | None) -> Support:
+    if (
+        order.unit.location == unit.location
+        and order.supported == supported
+        and order.destination == destination
+    ):
+        return order  # already in normal form
+    return Support(unit, supported, destination, order.supported_type)
+
+
+def _check_convoy(index: MapIndex, position: Position, unit: Unit, order: Convoy) -> Convoy | Illegal:
+    if unit.type != "F" or index.kind[index.locations[unit.location]] != "sea":
         return Illegal("only fleets at sea convoy")
-    army_province = map.aliases.get(province_of(order.army), province_of(order.army))
+    army_province = index.place(order.army)
     army = position.unit_in(army_province)
     if army is None or army.type != "A":
         return Illegal("no army to convoy")
-    destination = map.aliases.get(province_of(order.destination), province_of(order.destination))
-    if destination not in map.provinces or map.provinces[destination].kind != "coast":
+    destination = index.place(order.destination)
+    if index.kind.get(destination) != "coast":
         return Illegal("cannot convoy there")
     if destination == army_province:
         return Illegal("move to own province")
-    chains = convoy_chains(map, _fleets_at_sea(map, position), army_province, destination)
-    if not any(unit.location in chain for chain in chains):
+    if unit.location not in _fleets_on_routes(
+        index, _fleets_at_sea(index, position), army_province, destination
+    ):
         return Illegal("not on a convoy route")
+    if (
+        order.unit.location == unit.location
+        and order.army == army_province
+        and order.destination == destination
+    ):
+        return order  # already in normal form
     return Convoy(unit, army_province, destination)

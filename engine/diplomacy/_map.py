@@ -20,6 +20,19 @@ class Province:
     supply_center: bool
     home_of: str | None  # the power whose home centre this is
     coasts: tuple[str, ...] = ()  # ("nc", "sc") on split-coast provinces
+    layer: int = 0  # maps in layers (Star Trek): a unit supports only on its own layer
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """A variant's abilities that bend strengths for one phase (Star Trek's immunity and rage),
+    carried on a copy of the map made for that phase; the standard game has none."""
+
+    immune: frozenset[str] = frozenset()  # provinces whose unit cannot be dislodged
+    raging: frozenset[str] = frozenset()  # powers whose moves get +1 and whose units defend at -1
+
+
+NO_MODIFIERS = Modifiers()
 
 
 @dataclass(frozen=True)
@@ -32,6 +45,7 @@ class Map:
     army_edges: frozenset[tuple[str, str]]
     fleet_edges: frozenset[tuple[str, str]]
     aliases: Mapping[str, str] = field(default_factory=dict)  # alternative key -> province key
+    modifiers: Modifiers = NO_MODIFIERS
 
     # --- places ---------------------------------------------------------------------------------
 
@@ -93,6 +107,7 @@ class Map:
                 supply_center=bool(p["supply_center"]),
                 home_of=p.get("home_center"),
                 coasts=tuple(p.get("coasts", ())),
+                layer=int(p.get("layer", 0)),
             )
             for key, p in data["provinces"].items()
         }

@@ -4,10 +4,12 @@ the outcome off the settled decisions (who moved, who was dislodged, where stand
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
+from operator import attrgetter
 
-from engine.diplomacy._board import Board, board_orders, convoyed_moves
+from engine.diplomacy._board import Board, make_board, map_index
 from engine.diplomacy._convoy import convoy_holds, has_route
-from engine.diplomacy._legality import check_movement_order
+from engine.diplomacy._legality import check_order
 from engine.diplomacy._map import Map
 from engine.diplomacy._move import (
     attack_strength,
@@ -33,7 +35,7 @@ from engine.diplomacy._results import (
     SupportCut,
     Unmatched,
 )
-from engine.diplomacy._support import cutter, dislodger, is_matched, support_given
+from engine.diplomacy._support import cutter, dislodger, support_given
 
 
 def resolve_movement(
@@ -44,28 +46,28 @@ def resolve_movement(
     seasons: Sequence[Season] = STANDARD_SEASONS,
 ) -> MovementResult:
     """Adjudicate one movement phase. Units without a (legal) order hold."""
-    checked: dict[MovementOrder, MovementOrder | Illegal | Duplicate] = {}
+    index = map_index(map)
+    checked: dict[MovementOrder, str | Illegal | Duplicate] = {}  # the ordered unit's province if legal
     legal: dict[str, MovementOrder] = {}
     for order in orders.values():
-        outcome = check_movement_order(map, position, order)
+        outcome = check_order(index, position, order)
         if isinstance(outcome, Illegal):
             checked[order] = outcome
-        elif outcome.unit.province in legal:
+            continue
+        province = index.locations[outcome.unit.location]
+        if province in legal:
             checked[order] = Duplicate()  # the first order given for a unit stands
         else:
-            checked[order] = legal[outcome.unit.province] = outcome
-    ordered = board_orders(position.units, legal)
-    board = Board(map, ordered, convoyed_moves(map, ordered))
-    resolver = Resolver(
-        lambda key, resolve: _adjudicate(board, key, resolve), lambda c: _backup_rule(board, c)
-    )
-    for province in sorted(ordered):
-        resolver.resolve(province)
-    resolve = resolver.resolve
+            legal[province] = outcome
+            checked[order] = province
+    board = make_board(map, position.units, legal)
+    resolve = Resolver(partial(_adjudicate, board), partial(_backup_rule, board)).resolve
+    for province in sorted(board.orders):
+        resolve(province)
     results = tuple(
-        OrderResult(order, False, outcome)
-        if isinstance(outcome, Illegal | Duplicate)
-        else _result(board, order, outcome.unit.province, resolve)
+        _result(board, order, outcome, resolve)
+        if isinstance(outcome, str)
+        else OrderResult(order, False, outcome)
         for order, outcome in checked.items()
     )
     units, dislodged = _new_units(board, resolve)
@@ -121,9 +123,9 @@ def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
         return ConvoyParadox()
     if not has_route(board, origin, resolve):
         return NoConvoyRoute()
-    target = board.target(origin)
+    target = board.targets[origin]
     attack = attack_strength(board, origin, resolve)
-    opponent = board.head_to_head(origin)
+    opponent = board.opponents.get(origin)
     by = []
     if opponent is not None:
         if attack <= defend_strength(board, opponent, resolve):
@@ -131,7 +133,7 @@ def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
     elif attack <= hold_strength(board, target, resolve):
         by.append(target)
     by += [
-        o for o in board.moves_into(target) if o != origin and attack <= prevent_strength(board, o, resolve)
+        o for o in board.moves_into[target] if o != origin and attack <= prevent_strength(board, o, resolve)
     ]
     return Bounced(tuple(by))
 
@@ -140,7 +142,7 @@ def _why_support_failed(board: Board, province: str, resolve: Resolve) -> Reason
     by = dislodger(board, province, resolve)
     if by is not None:
         return Dislodged(by)
-    if not is_matched(board, province):
+    if province not in board.matched:
         return Unmatched()
     cut = cutter(board, province, resolve)
     return None if cut is None else SupportCut(cut)
@@ -152,7 +154,7 @@ def _why_convoy_failed(board: Board, province: str, resolve: Resolve) -> Reason 
     by = dislodger(board, province, resolve)
     if by is not None:
         return Dislodged(by)
-    if province not in board.convoys_for(order.army):
+    if province not in board.convoys.get(order.army, ()):
         return Unmatched()
     return ConvoyParadox() if order.army in board.paradox else None
 
@@ -170,15 +172,21 @@ def _new_units(board: Board, resolve: Resolve) -> tuple[tuple[Unit, ...], tuple[
             units.append(unit)
         else:
             dislodged.append(DislodgedUnit(unit, by, via_convoy=by in board.by_convoy))
-    return tuple(sorted(units)), tuple(sorted(dislodged, key=lambda d: d.unit))
+    return tuple(sorted(units, key=_unit_order)), tuple(sorted(dislodged, key=lambda d: _unit_order(d.unit)))
+
+
+_unit_order = attrgetter("power", "type", "location")  # as ``Unit`` sorts, without its Python-level ``<``
 
 
 def _standoffs(board: Board, units: tuple[Unit, ...], resolve: Resolve) -> frozenset[str]:
     """Provinces left empty although two or more units tried to enter them."""
-    occupied = {u.province for u in units}
+    contenders = [target for target, origins in board.moves_into.items() if len(origins) >= 2]
+    if not contenders:
+        return frozenset()
+    occupied = {board.index.locations[u.location] for u in units}
     return frozenset(
         target
-        for target in {board.target(p) for p, o in board.orders.items() if isinstance(o, Move)}
+        for target in contenders
         if target not in occupied
-        and sum(1 for o in board.moves_into(target) if has_route(board, o, resolve)) >= 2
+        and sum(1 for o in board.moves_into[target] if has_route(board, o, resolve)) >= 2
     )

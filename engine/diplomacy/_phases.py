@@ -23,19 +23,21 @@ def after_movement(
     *,
     seasons: Sequence[Season] = STANDARD_SEASONS,
 ) -> Position:
-    moved = replace(position, units=units, dislodged=dislodged, contested=contested)
     if dislodged:
-        return replace(moved, phase=replace(position.phase, kind="retreat"))
-    return end_of_season(map, moved, seasons=seasons)
+        retreats = replace(position.phase, kind="retreat")
+        return replace(position, phase=retreats, units=units, dislodged=dislodged, contested=contested)
+    return end_of_season(
+        map, replace(position, units=units, dislodged=(), contested=frozenset()), seasons=seasons
+    )
 
 
 def end_of_season(map: Map, position: Position, *, seasons: Sequence[Season] = STANDARD_SEASONS) -> Position:
     """The position once a season's movement and retreats are over."""
-    settled = replace(position, dislodged=(), contested=frozenset())
     phase = position.phase
     if phase.season != seasons[-1]:
-        return replace(settled, phase=Phase(phase.year, seasons[seasons.index(phase.season) + 1], "movement"))
-    settled = update_ownership(map, settled)
+        following = Phase(phase.year, seasons[seasons.index(phase.season) + 1], "movement")
+        return replace(position, phase=following, dislodged=(), contested=frozenset())
+    settled = update_ownership(map, replace(position, dislodged=(), contested=frozenset()))
     if adjustments_due(map, settled):
         return replace(settled, phase=Phase(phase.year, "winter", "adjustment"))
     return replace(settled, phase=Phase(phase.year + 1, seasons[0], "movement"))
@@ -51,9 +53,12 @@ def update_ownership(map: Map, position: Position) -> Position:
     for unit in position.units:
         if map.provinces[unit.province].supply_center:
             owners[unit.province] = unit.power
-    powers = sorted(set(position.supply_centers) | set(owners.values()))
-    centres = {p: frozenset(sc for sc, owner in owners.items() if owner == p) for p in powers}
-    return replace(position, supply_centers=centres)
+    centres: dict[str, set[str]] = {
+        p: set() for p in sorted(set(position.supply_centers) | set(owners.values()))
+    }
+    for sc, owner in owners.items():
+        centres[owner].add(sc)
+    return replace(position, supply_centers={p: frozenset(scs) for p, scs in centres.items()})
 
 
 def adjustment_due(map: Map, position: Position, power: str) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
-from engine.diplomacy._orders import Unit, UnitType
+from engine.diplomacy._orders import Unit, UnitType, province_of
 
 Season = Literal["spring", "fall", "winter"]
 PhaseKind = Literal["movement", "retreat", "adjustment"]
@@ -51,7 +52,17 @@ class Position:
     supply_centers: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def unit_in(self, province: str) -> Unit | None:
-        return next((u for u in self.units if u.province == province), None)
+        return self._unit_by_province.get(province)
+
+    @cached_property
+    def _unit_by_province(self) -> dict[str, Unit]:
+        # Built on first use; a frozen dataclass keeps it in its ``__dict__``, outside the fields.
+        return {province_of(u.location): u for u in reversed(self.units)}  # the first unit listed wins
+
+    @cached_property
+    def fleets_at(self) -> tuple[str, ...]:
+        """The locations of the fleets, sorted."""
+        return tuple(sorted(u.location for u in self.units if u.type == "F"))
 
     def owner(self, province: str) -> str | None:
         return next((p for p, scs in self.supply_centers.items() if province in scs), None)

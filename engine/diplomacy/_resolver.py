@@ -7,7 +7,6 @@ and the variant's backup rule settles part of it, after which the rest is resolv
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
 
 Resolve = Callable[[str], bool]
 Adjudicate = Callable[[str, Resolve], bool]
@@ -15,29 +14,26 @@ BackupRule = Callable[[Sequence[str]], Mapping[str, bool]]
 """Given the decisions of an undecidable cycle, returns the ones it settles (at least one)."""
 
 
-class _State(Enum):
-    UNRESOLVED = 0
-    GUESSING = 1
-    RESOLVED = 2
-
-
 class Resolver:
+    """A decision is resolved (in ``_resolved``), guessed for now (in ``_guesses``), or neither."""
+
     def __init__(self, adjudicate: Adjudicate, backup_rule: BackupRule) -> None:
         self._adjudicate = adjudicate
         self._backup_rule = backup_rule
-        self._state: dict[str, _State] = {}
-        self._value: dict[str, bool] = {}
+        self._resolved: dict[str, bool] = {}
+        self._guesses: dict[str, bool] = {}
         self._dependencies: list[str] = []  # guesses the current computation has relied on
         self._active: list[str] = []  # decisions being adjudicated, outermost first
 
     def resolve(self, key: str) -> bool:
-        state = self._state.get(key, _State.UNRESOLVED)
-        if state is _State.RESOLVED:
-            return self._value[key]
-        if state is _State.GUESSING:
+        value = self._resolved.get(key)
+        if value is not None:
+            return value
+        guess = self._guesses.get(key)
+        if guess is not None:
             if key not in self._dependencies:
                 self._dependencies.append(key)
-            return self._value[key]
+            return guess
         return self._resolve_unresolved(key)
 
     def _resolve_unresolved(self, key: str) -> bool:
@@ -50,7 +46,7 @@ class Resolver:
         if self._dependencies[mark] != key:
             # We read another decision's guess: part of a larger cycle, owned by that decision.
             self._dependencies.append(key)
-            self._value[key] = first
+            self._guesses[key] = first
             return first
         self._forget(mark)
         second = self._try(key, guess=True)
@@ -60,8 +56,7 @@ class Resolver:
             # that decision owns the cycle; ours is provisional until it settles.
             self._forget(mark)
             self._dependencies += [*outer, key]
-            self._state[key] = _State.GUESSING
-            self._value[key] = first
+            self._guesses[key] = first
             return first
         if first == second:
             # Only one guess is consistent with its own outcome: it is the answer.
@@ -76,8 +71,7 @@ class Resolver:
         return self.resolve(key)
 
     def _try(self, key: str, *, guess: bool) -> bool:
-        self._state[key] = _State.GUESSING
-        self._value[key] = guess
+        self._guesses[key] = guess
         self._active.append(key)
         try:
             return self._adjudicate(key, self.resolve)
@@ -85,13 +79,14 @@ class Resolver:
             self._active.pop()
 
     def _settle(self, key: str, value: bool) -> None:
-        self._state[key] = _State.RESOLVED
-        self._value[key] = value
+        self._guesses.pop(key, None)
+        self._resolved[key] = value
 
     def _forget(self, mark: int) -> None:
         """Drop the guesses made since ``mark``; their decisions are worked out afresh (except
         those still being adjudicated further up, which keep their guess)."""
         for key in self._dependencies[mark:]:
             if key not in self._active:
-                self._state[key] = _State.UNRESOLVED
+                self._guesses.pop(key, None)
+                self._resolved.pop(key, None)
         del self._dependencies[mark:]

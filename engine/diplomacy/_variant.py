@@ -11,6 +11,7 @@ from engine.diplomacy._map import Map
 from engine.diplomacy._phases import STANDARD_SEASONS
 from engine.diplomacy._position import Position, Season, starting_position
 from engine.diplomacy.maps.standard import STANDARD as STANDARD_DATA
+from engine.diplomacy.maps.startrek import STARTREK as STARTREK_DATA
 
 BackupRuleName = Literal["szykman"]
 
@@ -40,7 +41,18 @@ STANDARD = Variant(
     backup_rule="szykman",
 )
 
-VARIANTS: tuple[Variant, ...] = (STANDARD,)
+# Star Trek's three layers: hyperspace systems are seas (ships only), core systems coasts. Its
+# per-faction thresholds and abilities live in ``engine.startrek``; 18 is the highest threshold.
+STARTREK = Variant(
+    name="startrek",
+    map=Map.from_data(STARTREK_DATA),
+    start=lambda: starting_position(STARTREK_DATA),
+    seasons=STANDARD_SEASONS,
+    solo_centers=18,
+    backup_rule="szykman",
+)
+
+VARIANTS: tuple[Variant, ...] = (STANDARD, STARTREK)
 
 
 def find_variant(name: str) -> Variant:
