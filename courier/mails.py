@@ -201,6 +201,32 @@ class Mailer:
         pictures = mail_pictures(ruleset, state, player.name)
         return self._send("game_over", ctx, to=player.email, key=key, pictures=pictures)
 
+    def organiser_report(
+        self,
+        config: GameConfig,
+        organiser: str,
+        *,
+        before: GameRow,
+        state: Any,
+        events: Sequence[Event],
+        key: str,
+    ) -> EmailMessage | None:
+        """The arbiter's view of a round, for games that draw maps: every event, the unfogged map."""
+        ruleset = config.ruleset
+        pictures = mail_pictures(ruleset, state, None)
+        if not pictures:
+            return None
+        mail = MailContext(
+            game_id=config.id,
+            game_title=ruleset.title,
+            phase_label=ruleset.phase(ruleset.from_json(before.state)).label,
+            recipient_name="organiser",
+            recipient_email=organiser,
+        )
+        lines = [render_event(self.env, ruleset.name, e) for e in events]
+        ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
+        return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
+
     def reminder(
         self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str
     ) -> EmailMessage:

@@ -93,6 +93,15 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
         )
         for player in participants(config, row)
     ]
+    arbiter_key = f"{row.id}/{row.phase_key}/report/organiser"
+    arbiter = tick.mailer.organiser_report(
+        config,
+        loaded.organiser,
+        before=row,
+        state=resolution.state,
+        events=resolution.events,
+        key=arbiter_key,
+    )
     with tick.journal.transaction() as db:
         claimed = tick.journal.record_round(
             db,
@@ -125,5 +134,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
                 game=row.id,
                 kind=kind,
             )
+        if arbiter is not None:
+            tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
     log.info("%s: resolved %s%s", row.id, row.phase_key, " (game over)" if outcome else "")
     faults.checkpoint("resolve.committed")

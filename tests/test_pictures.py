@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from courier.compose import MailContext, ReportContext, compose
 from courier.pictures import mail_pictures, render_png
@@ -68,3 +69,31 @@ def test_report_shows_the_map_inline_and_attaches_the_svg() -> None:
 def test_the_same_report_gives_the_same_bytes() -> None:
     assert report("k1") == report("k1")
     assert report("k1") != report("k2")
+
+
+def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
+    from tests.conftest import Table
+
+    rows = [
+        {"name": n, "email": f"{n.lower()}@players.test", "role": r}
+        for n, r in (("Rhea", "red"), ("Gus", "green"), ("Bea", "blue"))
+    ]
+    table = Table(
+        tmp_path,
+        {
+            "game": "monarchs",
+            "turns": "2",
+            "timezone": "UTC",
+            "start": "2026-12-01 08:00",
+            "deadlines": "20:00",
+            "reminders": "none",
+        },
+        rows,
+    )
+    table.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    (report,) = [m for m in table.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
+    kinds = [part.get_content_type() for part in report.walk()]
+    assert "image/png" in kinds and "image/svg+xml" in kinds
+    svg = next(p for p in report.walk() if p.get_content_type() == "image/svg+xml").get_content()
+    assert "all nations" in (svg if isinstance(svg, str) else svg.decode())

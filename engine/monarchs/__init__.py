@@ -15,11 +15,13 @@ from engine.monarchs._events import (
     GuessesMade,
     HexBattleFought,
     HexTaken,
+    LoyaltyDealt,
     LoyaltyRevealed,
     MapShown,
     TurnResolved,
     TurnScored,
 )
+from engine.monarchs._maps import pictures
 from engine.monarchs._orders import Boost, Move, Orders, read_line
 from engine.monarchs._position import Position
 from engine.monarchs._resolve import TurnResult, resolve_turn
@@ -39,6 +41,7 @@ __all__ = [
     "GuessesMade",
     "HexBattleFought",
     "HexTaken",
+    "LoyaltyDealt",
     "LoyaltyRevealed",
     "MapShown",
     "Monarchs",
@@ -53,6 +56,7 @@ __all__ = [
     "distance",
     "fight",
     "neighbours",
+    "pictures",
     "read_line",
     "resolve_turn",
     "starting_map",

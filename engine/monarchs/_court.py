@@ -34,6 +34,7 @@ class Court:
         default_factory=dict
     )  # last turn's orders, kept for the guesses
     guesses: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # nation → {courtier: nation}
+    first: Mapping[str, str] = field(default_factory=dict)  # nation → who delivered first this turn
 
     def courtier(self, name: str) -> Courtier | None:
         return next((c for c in self.courtiers if c.name == name), None)
@@ -54,13 +55,26 @@ class Court:
         barred = self.barred(nation)
         return [c.name for c in self.of(nation) if c.name not in barred]
 
+    def awaited(self, nation: str) -> list[str]:
+        """Who may still deliver this turn: the first deliverer once there is one, else the eligible."""
+        return [self.first[nation]] if nation in self.first else self.eligible(nation)
+
+    def delivered_by(self, nation: str, courtier: str) -> Court:
+        """Record a delivery on receipt: the first one of the turn stands."""
+        if nation in self.first:
+            return self
+        return replace(self, first={**self.first, nation: courtier})
+
     def map_viewers(self, nation: str) -> frozenset[str]:
         holder = self.map_holder.get(nation)
         return frozenset({holder}) if holder else frozenset()
 
     def after_turn(self, delivered: Mapping[str, str], maps: Mapping[str, str]) -> Court:
         return replace(
-            self, deliverer={**self.deliverer, **delivered}, map_holder={**self.map_holder, **maps}
+            self,
+            deliverer={**self.deliverer, **delivered},
+            map_holder={**self.map_holder, **maps},
+            first={},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -72,6 +86,7 @@ class Court:
             "map_holder": dict(self.map_holder),
             "pending": {n: list(lines) for n, lines in self.pending.items()},
             "guesses": {n: dict(g) for n, g in self.guesses.items()},
+            "first": dict(self.first),
         }
 
     @classmethod
@@ -82,6 +97,7 @@ class Court:
             map_holder=dict(data.get("map_holder", {})),
             pending={n: tuple(lines) for n, lines in data.get("pending", {}).items()},
             guesses={n: dict(g) for n, g in data.get("guesses", {}).items()},
+            first=dict(data.get("first", {})),
         )
 
 

@@ -32,8 +32,12 @@ def parse_delivery(state: MonarchsState, court: Court, player: str, text: str) -
         return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
     nation = courtier.serves
     barred = court.barred(nation)
+    first = court.first.get(nation)
     if player in barred:
         why = f"you may not deliver {nation.title()}'s orders this turn: {barred[player]}"
+        return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
+    if first not in (None, player):
+        why = f"{first} already delivered {nation.title()}'s orders this turn; the first delivery stands"
         return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
     map_lines = [line for line in lines if _MAP_TO.match(line)]
     orders, errors, notes, hold = read_orders(
@@ -76,8 +80,9 @@ def _map_recipient(court: Court, nation: str, lines: list[str]) -> tuple[str | N
 def choose_deliveries(
     court: Court, submissions: Mapping[str, Submission], rng: random.Random
 ) -> tuple[dict[str, str], list[Event]]:
-    """Nation → the courtier whose orders count. When several eligible courtiers delivered, one is
-    drawn (seeded); the others hear that their orders did not count."""
+    """Nation → the courtier whose orders count: the first to deliver (recorded on receipt). Without
+    a record (a caller that skipped ``immediate``) one of several deliverers is drawn (seeded); the
+    others hear that their orders did not count."""
     chosen: dict[str, str] = {}
     events: list[Event] = []
     for nation in NATIONS:
@@ -85,10 +90,13 @@ def choose_deliveries(
         delivered = sorted(p for p, s in submissions.items() if p in eligible and s.orders)
         if not delivered:
             continue
-        chosen[nation] = rng.choice(delivered)
+        first = court.first.get(nation)
+        recorded = first is not None and first in delivered
+        chosen[nation] = first if first is not None and recorded else rng.choice(delivered)
         for other in delivered:
             if other != chosen[nation]:
-                reason = f"{chosen[nation]} also delivered {nation.title()}'s orders, and theirs were drawn"
+                how = "first" if recorded else "too, and theirs were drawn"
+                reason = f"{chosen[nation]} delivered {nation.title()}'s orders {how}"
                 events.append(
                     CourtierRefused(audience=frozenset({other}), courtier=other, nation=nation, reason=reason)
                 )

@@ -16,6 +16,7 @@ __all__ = [
     "GuessesMade",
     "HexBattleFought",
     "HexTaken",
+    "LoyaltyDealt",
     "LoyaltyRevealed",
     "MapShown",
     "TurnResolved",
@@ -84,6 +85,15 @@ class CourtierRefused(Event):
     courtier: str
     nation: str
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoyaltyDealt(Event):
+    """At the start, each courtier learns its own loyalty (told only to that courtier)."""
+
+    courtier: str
+    serves: str
+    loyal_to: str
 
 
 @dataclass(frozen=True, kw_only=True)

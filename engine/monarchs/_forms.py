@@ -26,8 +26,11 @@ def court_form(state: MonarchsState, court: Court, player: str) -> str:
         lines.append("# The last orders are in; the monarchs are naming the traitors.")
         return "\n".join(lines)
     barred = court.barred(nation)
+    first = court.first.get(nation)
     if player in barred:
         lines.append(f"# You may not deliver {nation.title()}'s orders this turn: {barred[player]}.")
+    elif first not in (None, player):
+        lines.append(f"# {first} already delivered {nation.title()}'s orders this turn; the first stands.")
     else:
         lines.append(order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=False))
         lines.append(

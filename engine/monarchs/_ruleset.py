@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, LineError, Outcome, Phase, Resolution, Submission
+from engine.core import Event, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
@@ -19,10 +19,11 @@ from engine.monarchs._courtplay import (
     parse_delivery,
     parse_guesses,
 )
-from engine.monarchs._events import GameEnded, GuessesMade, LoyaltyRevealed, MapShown
+from engine.monarchs._events import GameEnded, GuessesMade, LoyaltyDealt, LoyaltyRevealed, MapShown
 from engine.monarchs._final import final_scores
 from engine.monarchs._forms import court_form
 from engine.monarchs._json import resolve_request
+from engine.monarchs._maps import pictures
 from engine.monarchs._position import Position
 from engine.monarchs._seats import board_seats, court_seats
 from engine.monarchs._state import JSON, MonarchsState, state_from_json, state_to_json
@@ -70,7 +71,15 @@ class Monarchs:
             return frozenset()
         if state.court is None or _guessing(state):
             return frozenset(state.monarchs)
-        return frozenset(c for n in NATIONS for c in state.court.eligible(n))
+        return frozenset(c for n in NATIONS for c in state.court.awaited(n))
+
+    def opening_events(self, state: MonarchsState) -> tuple[Event, ...]:
+        """In court mode each courtier learns its own loyalty, privately."""
+        courtiers = state.court.courtiers if state.court is not None else ()
+        return tuple(
+            LoyaltyDealt(audience=frozenset({c.name}), courtier=c.name, serves=c.serves, loyal_to=c.loyal_to)
+            for c in courtiers
+        )
 
     # --- orders -------------------------------------------------------------------------------
 
@@ -94,7 +103,16 @@ class Monarchs:
     def immediate(
         self, state: MonarchsState, submission: Submission
     ) -> tuple[MonarchsState, tuple[Event, ...]]:
-        return state, ()
+        """In court mode the first eligible courtier to deliver a nation's orders is recorded on
+        receipt: later courtiers of that nation are refused (see ``parse``)."""
+        court = state.court
+        courtier = court.courtier(submission.player) if court is not None else None
+        if court is None or courtier is None or _guessing(state) or not submission.orders:
+            return state, ()
+        if submission.player not in court.eligible(courtier.serves):
+            return state, ()
+        court = court.delivered_by(courtier.serves, submission.player)
+        return dataclasses.replace(state, court=court), ()
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         """A mail with orders replaces the earlier ones whole; one with none leaves them standing."""
@@ -207,6 +225,10 @@ class Monarchs:
         if nation is None:
             return ""
         return order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=True)
+
+    def pictures(self, state: MonarchsState, viewer: str | None) -> list[Picture]:
+        """The map after a turn, as ``viewer`` may see it (``None``: the organiser's whole map)."""
+        return pictures(state, viewer)
 
     # --- JSON ---------------------------------------------------------------------------------
 

@@ -14,6 +14,23 @@ JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
+class Recap:
+    """One nation's last turn, for its map: where it won and lost battles (a hex, or a border
+    ``E3–F2``), and the points it scored."""
+
+    won: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    points: int = 0
+
+    def to_json(self) -> JSON:
+        return {"won": list(self.won), "lost": list(self.lost), "points": self.points}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Recap:
+        return cls(tuple(data.get("won", ())), tuple(data.get("lost", ())), int(data.get("points", 0)))
+
+
+@dataclass(frozen=True)
 class MonarchsState:
     """``turn`` is the turn now taking orders; the game is over once ``ranking`` is set."""
 
@@ -29,6 +46,7 @@ class MonarchsState:
     ranking: tuple[tuple[str, ...], ...] = ()  # players, best first, once the game is over
     winners: tuple[str, ...] = ()
     reason: str = ""
+    recap: Mapping[str, Recap] = field(default_factory=dict)  # nation → its last turn, once one was played
 
     @property
     def finished(self) -> bool:
@@ -65,6 +83,7 @@ def state_to_json(state: MonarchsState) -> JSON:
         "ranking": [list(g) for g in state.ranking],
         "winners": list(state.winners),
         "reason": state.reason,
+        "recap": {n: r.to_json() for n, r in state.recap.items()},
     }
 
 
@@ -90,4 +109,5 @@ def state_from_json(data: Mapping[str, Any]) -> MonarchsState:
         ranking=tuple(tuple(g) for g in data.get("ranking", ())),
         winners=tuple(data.get("winners", ())),
         reason=str(data.get("reason", "")),
+        recap={n: Recap.from_json(r) for n, r in data.get("recap", {}).items()},
     )

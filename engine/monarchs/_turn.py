@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.core import Event
-from engine.monarchs._board import CENTRE, NATIONS
+from engine.monarchs._board import CENTRE, HEXES, NATIONS
 from engine.monarchs._events import (
     BorderBattleFought,
     HexBattleFought,
@@ -19,7 +19,7 @@ from engine.monarchs._events import (
 )
 from engine.monarchs._orders import Orders
 from engine.monarchs._resolve import HexBattle, TurnResult, resolve_turn
-from engine.monarchs._state import MonarchsState
+from engine.monarchs._state import MonarchsState, Recap
 
 Viewers = Mapping[str, frozenset[str]]  # nation → the players who see its map this turn
 
@@ -33,13 +33,36 @@ def play_turn(
 ) -> tuple[MonarchsState, list[Event]]:
     result = resolve_turn(state.position, orders, rng, last=state.last_turn)
     scores = {n: state.scores[n] + result.points[n] for n in NATIONS}
-    after = replace(state, position=result.position, turn=state.turn + 1, scores=scores, delivered=delivered)
+    after = replace(
+        state,
+        position=result.position,
+        turn=state.turn + 1,
+        scores=scores,
+        delivered=delivered,
+        recap=recap(result),
+    )
     events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=delivered)]
     events += _battle_events(result, viewers)
     for nation in NATIONS:
         events.append(_map(after, nation, state.turn, viewers[nation]))
         events.append(_score(after, result, nation, state, viewers[nation]))
     return after, events
+
+
+def recap(result: TurnResult) -> dict[str, Recap]:
+    """Where each nation won and lost battles this turn, and what it scored."""
+    won: dict[str, list[str]] = {n: [] for n in NATIONS}
+    lost: dict[str, list[str]] = {n: [] for n in NATIONS}
+    for b in result.border_battles:
+        place = "–".join(sorted(b.hexes, key=HEXES.index))
+        won[b.winner].append(place)
+        lost[b.loser].append(place)
+    for hb in result.hex_battles:
+        won[hb.winner].append(hb.hex)
+        for nation in hb.regiments:
+            if nation != hb.winner:
+                lost[nation].append(hb.hex)
+    return {n: Recap(tuple(won[n]), tuple(lost[n]), result.points[n]) for n in NATIONS}
 
 
 def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:

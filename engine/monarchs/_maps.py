@@ -1,0 +1,56 @@
+"""Who gets which map after a turn. Board mode: each monarch its nation's fogged map. Court mode: only
+the courtier chosen to receive a nation's map gets it (fogged to what that nation sees). The
+organiser, and everybody once the game is over, gets the whole map."""
+
+from __future__ import annotations
+
+from engine.core import Picture
+from engine.monarchs._board import NATIONS
+from engine.monarchs._state import MonarchsState, Recap
+from engine.monarchs._svg import draw_map
+
+
+def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
+    if not state.recap or (state.court is not None and state.court.pending):
+        return []  # no turn played yet, or the last turn waits for the guesses
+    turn = state.turn - 1
+    if viewer is None or state.finished:
+        title = f"Turn {turn}, the final map" if state.finished else f"Turn {turn}, all nations"
+        notes = [line for n in NATIONS for line in _summary(state, n, turn)]
+        return [
+            Picture(f"map-turn-{turn}", title, draw_map(state.position, title=title, seen=None, notes=notes))
+        ]
+    nation = map_nation(state, viewer)
+    if nation is None:
+        return []
+    title = f"Turn {turn}, {nation.title()}"
+    svg = draw_map(
+        state.position,
+        title=title,
+        seen=state.position.visible_to(nation),
+        notes=_summary(state, nation, turn),
+    )
+    return [Picture(f"map-turn-{turn}-{nation}", title, svg)]
+
+
+def map_nation(state: MonarchsState, viewer: str) -> str | None:
+    """The nation whose map ``viewer`` receives this turn, if any."""
+    if state.court is None:
+        return state.nation_of(viewer)
+    return next((n for n in NATIONS if state.court.map_holder.get(n) == viewer), None)
+
+
+def _summary(state: MonarchsState, nation: str, turn: int) -> list[str]:
+    recap = state.recap.get(nation, Recap())
+    doubled = " (doubled: the last turn)" if turn == state.turns else ""
+    return [
+        f"{nation.title()} {_battles('won', recap.won)} and {_battles('lost', recap.lost)}.",
+        f"{nation.title()} scored {recap.points} this turn{doubled}, {state.scores[nation]} in all.",
+    ]
+
+
+def _battles(verb: str, places: tuple[str, ...]) -> str:
+    if not places:
+        return f"{verb} no battle"
+    noun = "battle" if len(places) == 1 else "battles"
+    return f"{verb} the {noun} at {', '.join(places)}"
