@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core import Event, LineError, Outcome, Phase, Resolution, Ruleset, Submission
 from engine.diplomacy._ruleset import DIPLOMACY
 from engine.monarchs import MONARCHS
+from engine.startrek import STARTREK
 from engine.talossa import TALOSSA
 from engine.truce import TRUCE
 
@@ -21,7 +22,9 @@ __all__ = [
 ]
 
 # The explicit table of games: a new game is one line here.
-RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY, TALOSSA, MONARCHS)}
+RULESETS: dict[str, Ruleset] = {
+    ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY, TALOSSA, MONARCHS, STARTREK)
+}
 
 
 def find_ruleset(name: str) -> Ruleset:

@@ -1,0 +1,264 @@
+"""Star Trek Diplomacy as a Courier game: seven factions (the Players tab's Role column, or a seeded
+draw) send orders and ability lines by mail. A movement phase with the intelligence window on runs
+in two steps: at the main deadline the informed factions get their intelligence and a window (phase
+kind ``intelligence``) in which only they may amend; at its deadline the turn is adjudicated."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from engine.core import Event, LineError, Outcome, Phase, Resolution, Submission
+from engine.diplomacy import Support, adjustment_due
+from engine.startrek._combine import combine_orders
+from engine.startrek._events import PhaseBegun
+from engine.startrek._factions import ABILITIES, FACTIONS, MAP, VARIANT, faction_named, is_alive
+from engine.startrek._json import resolve_request
+from engine.startrek._resolve import (
+    INTEL_KINDS,
+    conclude,
+    gather_intelligence,
+    merged,
+    play_turn,
+    read_submission,
+    register_alliances,
+)
+from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
+from engine.startrek._text import Ability, display, read_lines, unit_text
+from engine.startrek._turn import off_layer
+
+INFORMED = ("Romulan", "Cardassian", "Ferengi")  # the factions whose abilities bring intelligence
+_SEASON = {"spring": "Spring", "fall": "Fall", "winter": "Fall"}
+_ONCE = {"immunity": "immunity", "tal shiar": "tal shiar", "freeze": "freeze"}
+_OWNER = {
+    "rage": "Klingon",
+    "immunity": "Federation",
+    "tal shiar": "Romulan",
+    "bribe": "Ferengi",
+    "sabotage": "Ferengi",
+    "buy": "Ferengi",
+    "freeze": "Breen",
+}
+
+
+class StarTrek:
+    name: ClassVar[str] = "startrek"
+    title: ClassVar[str] = "Star Trek Diplomacy"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> StarTrekState:
+        factions = _assign(players, options.get("roles", {}), rng)
+        return StarTrekState(VARIANT.start(), factions, _options(options))
+
+    def phase(self, state: StarTrekState) -> Phase:
+        if state.result is not None:
+            return Phase("finished", "finished", state.phases, "Finished")
+        p = state.position.phase
+        if state.held is not None:
+            key = p.key[:-1] + "I"
+            return Phase(
+                key, "intelligence", state.phases, f"{_SEASON[p.season]} {p.year} intelligence window"
+            )
+        kind = {"movement": "", "retreat": " retreats", "adjustment": " builds"}[p.kind]
+        return Phase(p.key, p.kind, state.phases, f"{_SEASON[p.season]} {p.year}{kind}")
+
+    def awaiting(self, state: StarTrekState) -> frozenset[str]:
+        if state.result is not None:
+            return frozenset()
+        if state.held is not None:  # everyone who might have been informed, so nobody learns who was
+            return frozenset(
+                p for p, f in state.factions.items() if f in INFORMED and is_alive(state.position, f)
+            )
+        return frozenset(p for p, f in state.factions.items() if _has_orders(state, f))
+
+    # --- orders -----------------------------------------------------------------------------------
+
+    def parse(self, state: StarTrekState, player: str, text: str) -> Submission:
+        faction = state.factions[player]
+        position = state.position
+        if state.held is not None and player not in state.informed:
+            why = "you received no intelligence this turn: your orders given at the deadline stand"
+            lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+            return Submission(player, errors=tuple(LineError(line, why) for line in lines[:1]))
+        units = (
+            [d.unit for d in position.dislodged] if position.phase.kind == "retreat" else list(position.units)
+        )
+        reading = read_lines(units, faction=faction, phase_kind=position.phase.kind, text=text)
+        errors, notes = list(reading.errors), list(reading.notes)
+        abilities = []
+        for ability in reading.abilities:
+            problem = _ability_problem(state, faction, ability)
+            if problem:
+                errors.append(LineError(str(ability), problem))
+            else:
+                abilities.append(ability)
+        notes += [
+            f"{display(o)}: illegal, a unit supports only on its own layer; the unit will hold"
+            for o in reading.orders
+            if isinstance(o, Support) and off_layer(o)
+        ]
+        orders = tuple(display(o) for o in reading.orders) + tuple(str(a) for a in abilities)
+        return Submission(player, orders, tuple(errors), tuple(notes))
+
+    def immediate(
+        self, state: StarTrekState, submission: Submission
+    ) -> tuple[StarTrekState, tuple[Event, ...]]:
+        return state, ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        if earlier is None:
+            return later
+        return replace(later, orders=combine_orders(earlier.orders, later.orders))
+
+    def default(self, state: StarTrekState, player: str, rng: random.Random) -> Submission:
+        if state.held is not None:
+            return Submission(player, notes=("No amendment came: the orders given at the deadline stand.",))
+        return Submission(player, notes=("No orders came: units hold, dislodged units disband, no builds.",))
+
+    # --- resolution -------------------------------------------------------------------------------
+
+    def resolve(
+        self, state: StarTrekState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        if state.result is not None:
+            return Resolution(state, ())
+        events: list[Event] = []
+        before = state.position
+        amendments = {p: read_submission(state, p, s.orders) for p, s in submissions.items()}
+        state = register_alliances(state, amendments, events)
+        if state.held is not None:  # the window closes: the deadline's orders, amended by the informed
+            orders = merged(state, submissions)
+            state = replace(state, held=None, informed=frozenset())
+            readings = {p: read_submission(state, p, lines) for p, lines in orders.items()}
+        else:
+            orders, readings = {p: s.orders for p, s in submissions.items()}, amendments
+            if before.phase.kind == "movement":
+                state = gather_intelligence(state, readings, events, window=state.options.window)
+                if state.options.window:
+                    state = replace(state, held=orders, phases=state.phases + 1)
+                    events.append(PhaseBegun(label=self.phase(state).label))
+                    return Resolution(state, tuple(events))
+        state = replace(play_turn(state, readings, rng, events), informed=frozenset())
+        state = conclude(state, before, events)
+        events.append(PhaseBegun(label=self.phase(state).label))
+        return Resolution(state, tuple(events))
+
+    def outcome(self, state: StarTrekState) -> Outcome | None:
+        return state.result
+
+    def ledger(self, state: StarTrekState) -> list[dict[str, Any]]:
+        position = state.position
+        rows = []
+        for faction in FACTIONS:
+            row: dict[str, Any] = {
+                "Faction": faction,
+                "Player": state.player_of(faction) or "(civil disorder)",
+                "Centres": len(position.centres_of(faction)),
+            }
+            if not state.options.fog:
+                row["Units"] = " ".join(unit_text(u) for u in position.units_of(faction))
+            if faction == "Ferengi" and state.options.latinum_public:
+                row["Latinum"] = state.latinum
+            for record in state.history:
+                row[str(record.year)] = record.centres.get(faction, 0)
+            rows.append(row)
+        return rows
+
+    def order_template(self, state: StarTrekState, player: str) -> str:
+        faction, position = state.factions[player], state.position
+        kind = position.phase.kind
+        lines = [
+            f"# Orders for the {faction}, {self.phase(state).label} (lines starting with # are ignored)."
+        ]
+        if state.held is not None:
+            lines.append("# Intelligence window: send amended orders; the rest of your orders stand.")
+        elif kind == "movement":
+            lines += [f"{unit_text(u)} H" for u in position.units_of(faction)]
+            lines.append(
+                "# Move: ship <system> - <system>   Support: ship <system> S troop <system> - <system>"
+            )
+            lines.append(f"# Your ability: {ABILITIES[faction]}")
+        elif kind == "retreat":
+            lines += [
+                f"{unit_text(d.unit)} D   # or R somewhere free"
+                for d in position.dislodged
+                if d.unit.power == faction
+            ]
+        else:
+            due = adjustment_due(MAP, position, faction)
+            lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
+        lines.append("# Secret alliance: `ally with <faction>` (counts once they name you too).")
+        return "\n".join(lines)
+
+    # --- JSON -------------------------------------------------------------------------------------
+
+    def to_json(self, state: StarTrekState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> StarTrekState:
+        return state_from_json(data)
+
+    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_request(self, request)
+
+
+def _has_orders(state: StarTrekState, faction: str) -> bool:
+    position = state.position
+    kind = position.phase.kind
+    if kind == "movement":
+        return bool(position.units_of(faction))
+    if kind == "retreat":
+        return any(d.unit.power == faction for d in position.dislodged)
+    return adjustment_due(MAP, position, faction) != 0
+
+
+def _ability_problem(state: StarTrekState, faction: str, ability: Ability) -> str | None:
+    if ability.kind in ("ally", "break"):
+        return "you cannot ally with yourself" if ability.faction == faction else None
+    owner = _OWNER[ability.kind]
+    if owner != faction:
+        return f"only the {owner} can use “{ability.kind}”"
+    if state.position.phase.kind != "movement":
+        return "abilities are used with movement orders"
+    if state.held is not None and ability.kind in INTEL_KINDS:
+        return "intelligence is gathered at the main deadline, not in the window"
+    if ability.kind in _ONCE and _ONCE[ability.kind] in state.used:
+        return f"{ability.kind} can be used once per game, and was used already"
+    if ability.faction == faction:
+        return "name another faction"
+    if ability.kind == "buy" and not MAP.provinces[ability.system].supply_center:
+        return f"{ability.system} is not a supply centre"
+    return None
+
+
+def _options(options: Mapping[str, Any]) -> Options:
+    window = options.get("intelligence_window", True)
+    return Options(
+        fog=bool(options.get("fog_of_war", False)),
+        window=bool(window) and str(window).strip().lower() not in ("0", "no", "off", "false"),
+        allied_centres=int(options.get("allied_victory_centres", 24)),
+        latinum_public=bool(options.get("latinum_public", False)),
+    )
+
+
+def _assign(players: Sequence[str], roles: Mapping[str, str], rng: random.Random) -> dict[str, str]:
+    if len(players) > len(FACTIONS):
+        raise ValueError(
+            f"Star Trek Diplomacy has {len(FACTIONS)} factions; {len(players)} players is too many"
+        )
+    chosen: dict[str, str] = {}
+    for player in players:
+        if roles.get(player):
+            faction = faction_named(roles[player])
+            if faction is None:
+                raise ValueError(f"no faction {roles[player]!r}; the factions are {', '.join(FACTIONS)}")
+            chosen[player] = faction
+    if len(set(chosen.values())) != len(chosen):
+        raise ValueError("two players have the same faction in the Role column")
+    free = [f for f in FACTIONS if f not in chosen.values()]
+    rng.shuffle(free)
+    return {**chosen, **{p: free.pop() for p in players if p not in chosen}}
+
+
+STARTREK = StarTrek()

@@ -1,0 +1,103 @@
+"""Where a Star Trek game stands: the Diplomacy position plus what the abilities remember (latinum,
+once-per-game uses, the Klingon rage, secret alliances) and, during an intelligence window, the
+orders given at the main deadline. JSON round-trips it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Outcome
+from engine.diplomacy import Position
+from engine.diplomacy._json import position_from_json, position_to_json
+from engine.startrek._factions import VARIANT
+
+
+@dataclass(frozen=True)
+class Options:
+    fog: bool = False  # each faction sees only systems next to its units and centres
+    window: bool = True  # informed factions may amend after the main deadline (else: information only)
+    allied_centres: int = 24  # centres a registered alliance needs together; 0: no allied victory
+    latinum_public: bool = False  # the Ferengi treasury on the public ledger
+
+
+@dataclass(frozen=True)
+class YearRecord:
+    year: int
+    centres: Mapping[str, int]
+    latinum: int
+
+
+@dataclass(frozen=True)
+class StarTrekState:
+    position: Position
+    factions: Mapping[str, str]  # player -> faction
+    options: Options = Options()
+    latinum: int = 0
+    used: frozenset[str] = frozenset()  # once-per-game abilities spent: immunity, tal shiar, freeze
+    rage: bool = False
+    alliances: frozenset[tuple[str, str]] = frozenset()  # (faction, the faction it declared for)
+    held: Mapping[str, tuple[str, ...]] | None = None  # in a window: each player's orders at the deadline
+    informed: frozenset[str] = frozenset()  # players who may amend in the window
+    result: Outcome | None = None
+    phases: int = 1
+    history: tuple[YearRecord, ...] = field(default=())
+
+    def player_of(self, faction: str) -> str | None:
+        return next((p for p, f in self.factions.items() if f == faction), None)
+
+
+def state_to_json(state: StarTrekState) -> dict[str, Any]:
+    result = state.result
+    return {
+        **position_to_json(VARIANT, state.position),
+        "factions": dict(state.factions),
+        "options": {
+            "fog": state.options.fog,
+            "window": state.options.window,
+            "allied_centres": state.options.allied_centres,
+            "latinum_public": state.options.latinum_public,
+        },
+        "latinum": state.latinum,
+        "used": sorted(state.used),
+        "rage": state.rage,
+        "alliances": sorted([a, b] for a, b in state.alliances),
+        "held": None if state.held is None else {p: list(o) for p, o in state.held.items()},
+        "informed": sorted(state.informed),
+        "result": None
+        if result is None
+        else {
+            "ranking": [list(g) for g in result.ranking],
+            "winners": list(result.winners),
+            "reason": result.reason,
+        },
+        "phases": state.phases,
+        "history": [
+            {"year": r.year, "centres": dict(r.centres), "latinum": r.latinum} for r in state.history
+        ],
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> StarTrekState:
+    _, position = position_from_json({**data, "variant": "startrek"})
+    result = data.get("result")
+    held = data.get("held")
+    return StarTrekState(
+        position=position,
+        factions=dict(data["factions"]),
+        options=Options(**data.get("options", {})),
+        latinum=int(data.get("latinum", 0)),
+        used=frozenset(data.get("used", ())),
+        rage=bool(data.get("rage", False)),
+        alliances=frozenset((a, b) for a, b in data.get("alliances", ())),
+        held=None if held is None else {p: tuple(o) for p, o in held.items()},
+        informed=frozenset(data.get("informed", ())),
+        result=None
+        if result is None
+        else Outcome(tuple(tuple(g) for g in result["ranking"]), tuple(result["winners"]), result["reason"]),
+        phases=int(data.get("phases", 1)),
+        history=tuple(
+            YearRecord(int(r["year"]), dict(r["centres"]), int(r["latinum"])) for r in data.get("history", ())
+        ),
+    )

@@ -1,0 +1,162 @@
+"""Star Trek Diplomacy through the tick: receipts per line, the intelligence window with its own
+2 h clock, reports with results and private intelligence, an allied victory, the 2380 draw, a
+privacy test (one faction's secret ability changes nobody else's mail) and a fog-of-war leak test."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from engine.diplomacy import Position
+from engine.startrek import MAP, STARTREK, visible_systems
+from tests.conftest import Table, text_of
+
+FACTIONS = {
+    "Fay": "Federation",
+    "Kor": "Klingon",
+    "Rom": "Romulan",
+    "Cat": "Cardassian",
+    "Fez": "Ferengi",
+    "Bre": "Breen",
+    "Gil": "Gorn",
+}
+CONFIG = {
+    "game": "startrek",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "intelligence_duration": "2h",
+    "retreat_duration": "2h",
+    "adjustment_duration": "2h",
+    "reminders": "none",
+}
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
+
+
+def table(root: Path, **options: str) -> Table:
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": f} for n, f in FACTIONS.items()]
+    return Table(root, {**CONFIG, **options}, rows)
+
+
+def write(t: Table, name: str, body: str) -> None:
+    t.mail(f"{name.lower()}@players.test", body)
+
+
+def last_text(t: Table, name: str) -> str:
+    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+
+
+def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    assert t.tick(at(0, 8, 5)) == []
+    assert "ship qonos H" in last_text(t, "Kor")
+    write(t, "Kor", "rage on\nship qonos - organia\nS tygokor - archanis")
+    write(t, "Rom", "tal shiar klingon\nship romulus - galorndon")
+    write(t, "Fez", "sabotage klingon qonos\nship ferenginar - risa")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Kor")
+    assert "rage on" in receipt and "ship tygokor - archanis" in receipt
+    assert "tal shiar klingon" in last_text(t, "Rom") and "sabotage klingon qonos" in last_text(t, "Fez")
+    assert t.tick(at(0, 20, 5)) == []
+    assert "ship qonos - organia" in last_text(t, "Rom")  # the Tal Shiar's report
+    assert "Klingon: a move into organia" in last_text(t, "Cat")  # the Obsidian Order
+    assert "ship qonos - organia" not in last_text(t, "Fay")
+    write(t, "Rom", "ship romulus - rator\nship rator - nimbus")
+    write(t, "Fay", "ship earth - betazed")  # not informed: refused in the window
+    t.tick(at(0, 21))
+    assert "No orders are needed from you" in last_text(t, "Fay")
+    assert t.tick(at(0, 22, 5)) == []
+    report = last_text(t, "Fay")
+    assert "Klingon: ship tygokor - archanis — succeeds" in report
+    assert "Klingon: ship qonos - organia — succeeds" in report
+    assert "not used (sabotage costs 30 latinum)" in last_text(t, "Fez")  # no latinum yet
+    assert "sabotage" not in report
+    assert "Romulan: ship romulus - rator — succeeds" in report
+    assert "galorndon" not in report  # the amendment replaced the deadline's order
+    assert "Klingon ability “rage on”" in report
+    assert "latinum" in last_text(t, "Fez").lower() and "Ferengi latinum" not in report
+    rows = [list(r) for r in load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)]
+    assert any("Klingon" in [str(c) for c in row] for row in rows)
+
+
+def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
+    t = table(tmp_path, allied_victory_centres="10", intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    write(t, "Bre", "ally with cardassian")
+    t.tick(at(0, 9))
+    t.tick(at(0, 20, 5))
+    assert "Secret alliance of the Breen with the Cardassian: registered" in last_text(t, "Bre")
+    assert "Secret alliance of" not in last_text(t, "Cat")
+    write(t, "Cat", "ally with breen")
+    t.tick(at(1, 9))
+    t.tick(at(1, 20, 5))
+    final = last_text(t, "Fay")
+    assert "Victory: Cardassian and Breen" in final
+
+
+def test_the_game_is_drawn_when_2380_begins(tmp_path: Path) -> None:
+    t = table(tmp_path, intelligence_window="0")
+    for day in range(21):
+        t.tick(at(day, 20, 5))
+    assert "drawn as 2380 begins" in last_text(t, "Gil")
+
+
+@pytest.mark.parametrize("secret", ["tal shiar cardassian", "ship romulus H\nally with klingon"])
+def test_a_factions_secret_lines_reach_only_its_player(tmp_path: Path, secret: str) -> None:
+    def play(root: Path, romulan: str) -> tuple[list[object], dict[str, list[str]]]:
+        t = table(root)
+        t.tick(at(0, 8, 5))
+        write(t, "Kor", "ship qonos - organia")
+        write(t, "Rom", romulan)
+        t.tick(at(0, 9))
+        t.tick(at(0, 20, 5))
+        book = load_workbook(root / "truce-1.xlsx")
+        cells: list[object] = [
+            c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row
+        ]
+        return cells, {n: [m.as_string() for m in t.sent(f"{n.lower()}@players.test")] for n in FACTIONS}
+
+    cells_one, mail_one = play(tmp_path / "one", "tal shiar klingon")
+    cells_two, mail_two = play(tmp_path / "two", secret)
+    assert cells_one == cells_two
+    for name in FACTIONS:
+        if name != "Rom":
+            assert mail_one[name] == mail_two[name], f"{name}'s mail depends on the Romulan's secret"
+    assert mail_one["Rom"] != mail_two["Rom"]
+
+
+def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
+    t = table(tmp_path, fog_of_war="yes", intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    start = STARTREK.setup(list(FACTIONS), {"roles": FACTIONS}, __import__("random").Random(0)).position
+    write(t, "Kor", "ship qonos - organia\nship khitomer - rigel")
+    write(t, "Fay", "ship earth - betazed\nship rigel - khitomer")
+    write(t, "Gil", "ship gornar - cestus")
+    t.tick(at(0, 9))
+    t.tick(at(0, 20, 5))
+    after = _position(t)
+    for name, faction in FACTIONS.items():
+        seen = visible_systems(start, faction) | visible_systems(after, faction)
+        for message in t.sent(f"{name.lower()}@players.test"):
+            text = "\n".join(line for line in text_of(message).splitlines() if "Intelligence (" not in line)
+            named = set(re.findall(r"\b[a-z0-9_]+\b", text)) & set(MAP.provinces)
+            assert named <= seen, f"{name} reads about {sorted(named - seen)}"
+    assert "Gorn: ship gornar - cestus" not in last_text(t, "Fay")
+    assert "Klingon: ship khitomer - rigel" in last_text(t, "Fay")
+
+
+def _position(t: Table) -> Position:
+    journal = t.journal()
+    try:
+        row = journal.game("truce-1")
+        assert row is not None
+        return STARTREK.from_json(row.state).position
+    finally:
+        journal.close()
