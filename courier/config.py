@@ -171,6 +171,8 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         ruleset = find_ruleset(config.get("game", ""))
     except KeyError as e:
         raise ConfigError(f"{where}: {_cell(snapshot, 'game')} `game`: {e.args[0]}") from None
+    # A game may bring defaults for its own keys (Star Trek: the intelligence window's 2 h clock).
+    config = {**getattr(ruleset, "default_config", {}), **config}
     try:
         schedule = Schedule.from_config(config)
     except ScheduleError as e:

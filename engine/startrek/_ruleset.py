@@ -46,6 +46,8 @@ _OWNER = {
 class StarTrek:
     name: ClassVar[str] = "startrek"
     title: ClassVar[str] = "Star Trek Diplomacy"
+    # Config defaults the shell applies unless the organiser sets them: the window's own clock.
+    default_config: ClassVar[dict[str, str]] = {"intelligence_duration": "2h"}
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> StarTrekState:
         factions = _assign(players, options.get("roles", {}), rng)
