@@ -8,6 +8,7 @@ from engine.monarchs import MONARCHS
 from engine.startrek import STARTREK
 from engine.talossa import TALOSSA
 from engine.truce import TRUCE
+from engine.veneer import VENEER
 
 __all__ = [
     "RULESETS",
@@ -23,7 +24,7 @@ __all__ = [
 
 # The explicit table of games: a new game is one line here.
 RULESETS: dict[str, Ruleset] = {
-    ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY, TALOSSA, MONARCHS, STARTREK)
+    ruleset.name: ruleset for ruleset in (TRUCE, DIPLOMACY, TALOSSA, STARTREK, MONARCHS, VENEER)
 }
 
 

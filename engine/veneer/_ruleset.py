@@ -1,0 +1,81 @@
+"""The Veneer ruleset: the engine contract (``engine.core.Ruleset``) over the private modules."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.veneer._json import resolve_request
+from engine.veneer._legal import parse_orders
+from engine.veneer._phases import awaiting, phase_of
+from engine.veneer._setup import new_game
+from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
+from engine.veneer._turn import default_orders, resolve_stage
+from engine.veneer._view import decide, ledger_rows, order_form
+
+
+class Veneer:
+    name: ClassVar[str] = "veneer"
+    title: ClassVar[str] = "Veneer"
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
+        return new_game(players, options, rng)
+
+    def phase(self, state: VeneerState) -> Phase:
+        return phase_of(state)
+
+    def awaiting(self, state: VeneerState) -> frozenset[str]:
+        return awaiting(state)
+
+    def parse(self, state: VeneerState, player: str, text: str) -> Submission:
+        return parse_orders(state, player, text)
+
+    def immediate(self, state: VeneerState, submission: Submission) -> tuple[VeneerState, tuple[Event, ...]]:
+        return state, ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A new mail replaces the earlier one, unless it has no order that stands."""
+        if later.orders or earlier is None or not earlier.orders:
+            return later
+        note = "Nothing in this mail could be used; your earlier orders stand."
+        return dataclasses.replace(later, orders=earlier.orders, notes=(*later.notes, note))
+
+    def default(self, state: VeneerState, player: str, rng: random.Random) -> Submission:
+        orders = tuple(str(o) for o in default_orders(state, player))
+        note = "No orders came, so the defaults apply: " + ("; ".join(orders) or DEFAULT_TEXT[state.stage])
+        return Submission(player, orders, notes=(note + ".",))
+
+    def resolve(
+        self, state: VeneerState, submissions: Mapping[str, Submission], rng: random.Random
+    ) -> Resolution:
+        after, events = resolve_stage(state, submissions, rng)
+        return Resolution(after, tuple(events))
+
+    def outcome(self, state: VeneerState) -> Outcome | None:
+        return decide(state)
+
+    def ledger(self, state: VeneerState) -> list[dict[str, Any]]:
+        return ledger_rows(state)
+
+    def order_template(self, state: VeneerState, player: str) -> str:
+        return order_form(state, player)
+
+    def to_json(self, state: VeneerState) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> VeneerState:
+        return state_from_json(data)
+
+    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
+        return resolve_request(request)
+
+
+DEFAULT_TEXT = {
+    "muster": "nothing bought, no attack",
+    "response": "no veto, no loan, all your defenders intercept",
+    "combat": "lent troops go back in seating order",
+    "end": "nothing bought, no alliance change",
+}

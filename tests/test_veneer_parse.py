@@ -1,0 +1,67 @@
+"""Veneer's order lines: every form of the issue read to its canonical text (which reads back to
+itself), typos answered with a quote and a suggestion, and legality per phase."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.veneer import VENEER
+from engine.veneer._legal import names_of
+from engine.veneer._orders import Order, read_order
+from tests.test_veneer_rules import NAMES, table
+
+CASES = [
+    line
+    for line in (Path(__file__).parent / "data" / "veneer" / "orders.txt")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_order_lines(case: str) -> None:
+    written, expected = (part.strip() for part in case.split("->"))
+    names = names_of(table(n=5))
+    read = read_order(written, names)
+    if expected.startswith("!"):
+        assert not isinstance(read, Order), read
+        assert read.line == written and (read.suggestion or "") == expected[1:].strip()
+    else:
+        assert isinstance(read, Order), read
+        assert str(read) == expected
+        assert read_order(str(read), names) == read
+
+
+def test_orders_of_another_phase_are_refused_and_the_good_lines_kept() -> None:
+    state = table(seats={"Agatha": {"attackers": 1, "coins": 4}})
+    parsed = VENEER.parse(state, "Agatha", "vote yes\nbuy 1 defender\n# a comment\nattack Barney with 1")
+    assert parsed.orders == ("buy 1 defender", "attack Barney with 1")
+    assert parsed.errors[0].line == "vote yes" and "not an order of this phase" in parsed.errors[0].reason
+
+
+def test_only_the_active_player_musters_and_nobody_attacks_themselves() -> None:
+    state = table(seats={"Agatha": {"attackers": 2}})
+    assert "only Agatha" in VENEER.parse(state, "Barney", "buy 1 attacker").errors[0].reason
+    assert "yourself" in VENEER.parse(state, "Agatha", "attack Agatha with 1").errors[0].reason
+
+
+def test_the_last_vote_counts_and_the_receipt_says_so() -> None:
+    parsed = VENEER.parse(table(stage="vote", flipped="Tithe"), "Barney", "vote yes\nvote no")
+    assert parsed.orders == ("vote no",) and parsed.notes == ("Only your last “vote” line counts.",)
+
+
+def test_a_new_mail_replaces_the_earlier_unless_nothing_in_it_stands() -> None:
+    state = table(stage="vote", flipped="Tithe")
+    first = VENEER.parse(state, "Barney", "vote yes")
+    assert VENEER.combine(first, VENEER.parse(state, "Barney", "vote no")).orders == ("vote no",)
+    assert VENEER.combine(first, VENEER.parse(state, "Barney", "vote perhaps")).orders == ("vote yes",)
+
+
+def test_the_order_form_shows_only_ones_own_secrets() -> None:
+    state = table(n=5, seats={"Agatha": {"hand": ("Sabotage",)}})
+    form = VENEER.order_template(state, "Agatha")
+    assert "your targets are Barney and Charles" in form and "Sabotage" in form
+    assert all("Sabotage" not in VENEER.order_template(state, n) for n in NAMES[1:])

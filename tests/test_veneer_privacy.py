@@ -1,0 +1,91 @@
+"""Veneer privacy: no mail or sheet cell reveals another player's targets or hand, orders stay with
+their author until the phase resolves, and a secret ballot tells only the tally."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from engine.core import visible_to
+from engine.veneer import VENEER
+from engine.veneer import _events as ev
+from tests.conftest import text_of
+from tests.test_veneer_game import PLAYERS, current, orders_for, table, write
+from tests.test_veneer_rules import run
+from tests.test_veneer_rules import table as scene
+
+
+def _cells(root: Path) -> list[str]:
+    book = load_workbook(root / "truce-1.xlsx")
+    return [
+        str(c) for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row
+    ]
+
+
+def test_targets_and_hands_reach_only_their_owner(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    secrets: dict[str, set[str]] = {p: set() for p in PLAYERS}
+    while True:
+        state, deadline, finished = current(t)
+        if finished or deadline is None:
+            break
+        for seat in state.seats:
+            secrets[seat.name].add(f"your targets are {' and '.join(seat.targets)}")
+            if seat.hand:
+                secrets[seat.name].add(f"# Your hand: {seat.hand[0]} (")
+        for player in sorted(VENEER.awaiting(state)):
+            if text := orders_for(state, player) if state.stage != "setup" else "":
+                write(t, player, text)
+        t.tick(deadline + timedelta(minutes=1))
+    mail = {p: "\n".join(text_of(m) for m in t.sent(f"{p.lower()}@players.test")) for p in PLAYERS}
+    for owner, phrases in secrets.items():
+        for phrase in phrases:
+            assert phrase in mail[owner]
+            assert all(phrase not in mail[p] for p in PLAYERS if p != owner), f"{owner}'s “{phrase}” leaked"
+    for player in PLAYERS:
+        drawn = re.findall(r"Your new action card: (\w+)", mail[player])
+        assert all(f"Your new action card: {c}" not in mail[p] for c in drawn for p in PLAYERS if p != player)
+    cells = " ".join(_cells(tmp_path))
+    assert "target" not in cells.lower() and "hand" not in cells.lower()
+
+
+@pytest.mark.parametrize("author", ["Agatha", "Darcy"])
+def test_faction_choices_stay_with_their_author_until_the_deadline(tmp_path: Path, author: str) -> None:
+    def play(root: Path, choice: int) -> tuple[list[str], dict[str, list[str]]]:
+        t = table(root)
+        t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+        state, _, _ = current(t)
+        write(t, author, f"choose faction {state.seat(author).dealt[choice]}")
+        write(t, "Barney", "choose faction Smiths")
+        t.tick(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+        return _cells(root), {
+            p: [m.as_string() for m in t.sent(f"{p.lower()}@players.test")] for p in PLAYERS
+        }
+
+    cells_one, mail_one = play(tmp_path / "one", 1)
+    cells_two, mail_two = play(tmp_path / "two", 2)
+    assert cells_one == cells_two
+    assert all(mail_one[p] == mail_two[p] for p in PLAYERS if p != author)
+    assert mail_one[author] != mail_two[author]
+
+
+def test_a_secret_ballot_looks_the_same_whoever_voted_how() -> None:
+    state = scene(stage="vote", flipped="Tithe", laws=("Secret Ballot",))
+    _, one = run(state, {"Agatha": "vote yes", "Barney": "vote no", "Charles": "vote yes"}, seed=3)
+    _, two = run(state, {"Agatha": "vote no", "Barney": "vote yes", "Charles": "vote yes"}, seed=3)
+    for viewer in (None, "Darcy"):
+        assert visible_to(one, viewer) == visible_to(two, viewer)
+
+
+def test_private_events_name_their_only_reader() -> None:
+    state = VENEER.setup(PLAYERS, {}, random.Random(7))
+    _, events = run(state, {})
+    for event in events:
+        if isinstance(event, (ev.TargetsDealt, ev.SecretLearned, ev.ActionGained, ev.OrderRefused)):
+            assert event.audience == frozenset({event.player})
