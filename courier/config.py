@@ -5,6 +5,7 @@ Secrets never live here: passwords and keys come from environment variables or f
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from courier.backends.base import SheetSnapshot
+from courier.data import shipped_dir
 from courier.schedule import Schedule, ScheduleError
 from engine import find_ruleset
 from engine.core import Ruleset
@@ -32,6 +34,7 @@ class GameSource:
     workbook: Path | None = None
     sheet: str | None = None
     seed: str | None = None  # fixed by the operator (demo, tests); else drawn at game start
+    base_dir: Path | None = None  # where the deployment file is: `*_file` options are found from here
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ def _game_source(table: Mapping[str, Any], path: Path, organiser: str, local: An
         workbook=local(table["workbook"]) if "workbook" in table else None,
         sheet=table.get("sheet"),
         seed=table.get("seed"),
+        base_dir=path.resolve().parent,
     )
 
 
@@ -183,6 +187,8 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     options = {
         k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
     }
+    for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
+        options[key.removesuffix("_file")] = read_data_file(source, snapshot, key, str(options.pop(key)))
     nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
     if nicknames:
         options["nicknames"] = nicknames
@@ -190,6 +196,25 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
     return GameConfig(source.id, ruleset, schedule, players, options)
+
+
+def read_data_file(source: GameSource, snapshot: SheetSnapshot, key: str, name: str) -> Any:
+    """A game's data file (a Veneer deck, a map) named in the Config tab: TOML or JSON, found next to
+    the deployment file, else among the examples Courier ships in config/."""
+    candidates = [
+        p
+        for p in ((source.base_dir / name) if source.base_dir else None, shipped_dir("config") / name)
+        if p is not None
+    ]
+    where = f"game {source.id}: {_cell(snapshot, key)} `{key}`"
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        raise ConfigError(f"{where}: no file {name!r} next to the config file or in Courier's config/")
+    try:
+        text = path.read_text(encoding="utf-8")
+        return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (OSError, tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise ConfigError(f"{where}: {path} cannot be read: {e}") from e
 
 
 def _cell(snapshot: SheetSnapshot, key: str) -> str:
