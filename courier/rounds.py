@@ -5,13 +5,16 @@ a round is resolved at most once, ever, and never without its reports."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from courier import faults
+from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick, rng_for
 from courier.journal import GameRow
 from courier.newcomers import participants
-from engine.core import Submission, event_to_json
+from engine.core import Event, Outcome, Submission, event_to_json
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,19 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
     return submissions
 
 
+def report_recipients(
+    config: GameConfig, row: GameRow, state: Any, events: Sequence[Event], outcome: Outcome | None
+) -> list[Player]:
+    """Who hears of a resolved phase: everyone, unless the game mails only those who must act next
+    (Veneer's many short phases), plus anyone with news of their own; everyone at the end."""
+    everyone = participants(config, row)
+    if outcome is not None or not getattr(config.ruleset, "mail_only_awaited", False):
+        return everyone
+    concerned = set(config.ruleset.awaiting(state))
+    concerned |= {p for e in events if e.audience for p in e.audience}
+    return [p for p in everyone if p.name in concerned]
+
+
 def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime) -> None:
     config = loaded.config
     ruleset = config.ruleset
@@ -91,7 +107,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
                 key=f"{row.id}/{row.phase_key}/report/{player.name}",
             ),
         )
-        for player in participants(config, row)
+        for player in report_recipients(config, row, resolution.state, resolution.events, outcome)
     ]
     arbiter_key = f"{row.id}/{row.phase_key}/report/organiser"
     arbiter = tick.mailer.organiser_report(

@@ -94,3 +94,26 @@ def test_a_game_without_newcomers_says_so(make_table: Callable[..., Table]) -> N
     table.order("Emmett", "loot")
     assert table.tick(at(0, 9)) == []
     assert "takes no newcomers" in text_of(table.sent("Emmett")[-1])
+
+
+class TurnTruce(Truce):
+    """Truce played as a turn game: only Agatha ever has to act, so only she hears of each round."""
+
+    name = "truce-turns"
+    mail_only_awaited = True
+
+    def awaiting(self, state: TruceState) -> frozenset[str]:
+        return frozenset({"Agatha"}) if super().awaiting(state) else frozenset()
+
+
+def test_a_turn_game_mails_only_who_must_act(
+    monkeypatch: pytest.MonkeyPatch, make_table: Callable[..., Table]
+) -> None:
+    monkeypatch.setitem(RULESETS, TurnTruce.name, TurnTruce())
+    table = make_table({"game": TurnTruce.name, "rounds": "2"})
+    table.tick(at(0, 8, 5))
+    table.tick(at(0, 20, 5))
+    assert [m["X-Courier-Kind"] for m in table.sent("Agatha")] == ["welcome", "report"]
+    assert [m["X-Courier-Kind"] for m in table.sent("Barney")] == ["welcome"]
+    table.tick(at(1, 20, 5))  # the end: everyone hears
+    assert [m["X-Courier-Kind"] for m in table.sent("Barney")] == ["welcome", "game_over"]

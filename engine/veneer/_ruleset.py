@@ -20,6 +20,9 @@ from engine.veneer._view import decide, ledger_rows, order_form
 class Veneer:
     name: ClassVar[str] = "veneer"
     title: ClassVar[str] = "Veneer"
+    # Each short phase mails only the players who must act in the next one (and anyone with news
+    # of their own); everyone else follows the public ledger.
+    mail_only_awaited: ClassVar[bool] = True
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
         return new_game(players, options, rng)
