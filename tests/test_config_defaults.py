@@ -19,3 +19,9 @@ def test_star_trek_brings_a_two_hour_intelligence_window() -> None:
     )
     assert mine.schedule.phase_durations["intelligence"] == timedelta(minutes=30)
     assert "intelligence_duration" not in mine.options
+
+
+def test_veneer_votes_and_responses_run_on_a_short_clock() -> None:
+    source = GameSource(id="v", organiser="o@x.test")
+    config = game_config(source, SheetSnapshot(config={"game": "veneer"}, players=PLAYERS))
+    assert config.schedule.phase_durations == {"vote": timedelta(hours=12), "response": timedelta(hours=12)}

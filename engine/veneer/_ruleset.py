@@ -23,6 +23,8 @@ class Veneer:
     # Each short phase mails only the players who must act in the next one (and anyone with news
     # of their own); everyone else follows the public ledger.
     mail_only_awaited: ClassVar[bool] = True
+    # Votes and responses are quick decisions: they run on a short clock unless the organiser says.
+    default_config: ClassVar[dict[str, str]] = {"vote_duration": "12h", "response_duration": "12h"}
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
         return new_game(players, options, rng)
