@@ -3,7 +3,7 @@ the outcome off the settled decisions (who moved, who was dislodged, where stand
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
 
@@ -18,7 +18,7 @@ from engine.diplomacy._move import (
     move_succeeds,
     prevent_strength,
 )
-from engine.diplomacy._orders import Convoy, Move, MovementOrder, Support, Unit
+from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit
 from engine.diplomacy._phases import STANDARD_SEASONS, after_movement
 from engine.diplomacy._position import DislodgedUnit, Position, Season
 from engine.diplomacy._resolver import Resolve, Resolver
@@ -47,28 +47,34 @@ def resolve_movement(
 ) -> MovementResult:
     """Adjudicate one movement phase. Units without a (legal) order hold."""
     index = map_index(map)
-    checked: dict[MovementOrder, str | Illegal | Duplicate] = {}  # the ordered unit's province if legal
+    # Each order with the ordered unit's province if legal; a list, so no order is hashed.
+    checked: list[tuple[MovementOrder, str | Illegal | Duplicate]] = []
     legal: dict[str, MovementOrder] = {}
     for order in orders.values():
         outcome = check_order(index, position, order)
         if isinstance(outcome, Illegal):
-            checked[order] = outcome
+            checked.append((order, outcome))
             continue
         province = index.locations[outcome.unit.location]
         if province in legal:
-            checked[order] = Duplicate()  # the first order given for a unit stands
+            checked.append((order, _DUPLICATE))  # the first order given for a unit stands
         else:
             legal[province] = outcome
-            checked[order] = province
+            checked.append((order, province))
     board = make_board(map, position.units, legal)
-    resolve = Resolver(partial(_adjudicate, board), partial(_backup_rule, board)).resolve
+    deciders = {province: _DECIDERS[type(order)] for province, order in board.orders.items()}
+
+    def adjudicate(province: str, resolve: Resolve) -> bool:  # the rule of the province's order
+        return deciders[province](board, province, resolve)
+
+    resolve = Resolver(adjudicate, partial(_backup_rule, board)).resolve
     for province in sorted(board.orders):
         resolve(province)
     results = tuple(
         _result(board, order, outcome, resolve)
         if isinstance(outcome, str)
         else OrderResult(order, False, outcome)
-        for order, outcome in checked.items()
+        for order, outcome in checked
     )
     units, dislodged = _new_units(board, resolve)
     contested = _standoffs(board, units, resolve)
@@ -81,15 +87,24 @@ def resolve_movement(
     )
 
 
-def _adjudicate(board: Board, province: str, resolve: Resolve) -> bool:
-    order = board.orders[province]
-    if isinstance(order, Move):
-        return move_succeeds(board, province, resolve)
-    if isinstance(order, Support):
-        return support_given(board, province, resolve)
-    if isinstance(order, Convoy):
-        return convoy_holds(board, province, resolve)
+def _holds(board: Board, province: str, resolve: Resolve) -> bool:
+    """The decision for a hold (or an order the unit did not get): the unit is not dislodged."""
     return dislodger(board, province, resolve) is None
+
+
+Decider = Callable[[Board, str, Resolve], bool]
+_DECIDERS: dict[type, Decider] = {
+    Move: move_succeeds,
+    Support: support_given,
+    Convoy: convoy_holds,
+    Hold: _holds,
+}
+
+# Reasons without fields, made once: each costs an object to build.
+_DUPLICATE = Duplicate()
+_NO_CONVOY_ROUTE = NoConvoyRoute()
+_CONVOY_PARADOX = ConvoyParadox()
+_UNMATCHED = Unmatched()
 
 
 def _backup_rule(board: Board, cycle: Sequence[str]) -> dict[str, bool]:
@@ -120,9 +135,9 @@ def _result(board: Board, ordered: MovementOrder, province: str, resolve: Resolv
 
 def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
     if origin in board.paradox:
-        return ConvoyParadox()
+        return _CONVOY_PARADOX
     if not has_route(board, origin, resolve):
-        return NoConvoyRoute()
+        return _NO_CONVOY_ROUTE
     target = board.targets[origin]
     attack = attack_strength(board, origin, resolve)
     opponent = board.opponents.get(origin)
@@ -143,7 +158,7 @@ def _why_support_failed(board: Board, province: str, resolve: Resolve) -> Reason
     if by is not None:
         return Dislodged(by)
     if province not in board.matched:
-        return Unmatched()
+        return _UNMATCHED
     cut = cutter(board, province, resolve)
     return None if cut is None else SupportCut(cut)
 
@@ -155,8 +170,8 @@ def _why_convoy_failed(board: Board, province: str, resolve: Resolve) -> Reason 
     if by is not None:
         return Dislodged(by)
     if province not in board.convoys.get(order.army, ()):
-        return Unmatched()
-    return ConvoyParadox() if order.army in board.paradox else None
+        return _UNMATCHED
+    return _CONVOY_PARADOX if order.army in board.paradox else None
 
 
 def _new_units(board: Board, resolve: Resolve) -> tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...]]:

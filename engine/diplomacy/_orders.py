@@ -14,7 +14,7 @@ def province_of(location: str) -> str:
     return location.split("/", 1)[0]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Unit:
     power: str
     type: UnitType
@@ -28,7 +28,7 @@ class Unit:
         return f"{self.type} {self.location}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     unit: Unit
 
@@ -36,7 +36,7 @@ class Hold:
         return f"{self.unit} H"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     unit: Unit
     destination: str  # a province, or a coast for a fleet
@@ -46,7 +46,7 @@ class Move:
         return f"{self.unit} - {self.destination}{' VIA' if self.via_convoy else ''}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Support:
     """Support to hold (``destination is None``) or to move. ``supported`` is the supported unit's
     location as ordered (province level is what matters); ``supported_type`` as written, if any."""
@@ -62,7 +62,7 @@ class Support:
         return f"{self.unit} S {kind}{self.supported}{tail}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     unit: Unit  # the fleet
     army: str  # the convoyed army's province
@@ -72,7 +72,7 @@ class Convoy:
         return f"{self.unit} C A {self.army} - {self.destination}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     unit: Unit
     destination: str
@@ -81,7 +81,7 @@ class Retreat:
         return f"{self.unit} R {self.destination}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     unit: Unit
 
@@ -89,7 +89,7 @@ class Disband:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     power: str
     type: UnitType
@@ -99,7 +99,7 @@ class Build:
         return f"{self.type} {self.location} B"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     power: str
 

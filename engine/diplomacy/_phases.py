@@ -3,9 +3,11 @@ the change of centre ownership at the end of each year's last movement season.""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.diplomacy._board import map_index
 from engine.diplomacy._map import Map
 from engine.diplomacy._orders import Unit
 from engine.diplomacy._position import DislodgedUnit, Phase, Position, Season
@@ -34,10 +36,12 @@ def after_movement(
 def end_of_season(map: Map, position: Position, *, seasons: Sequence[Season] = STANDARD_SEASONS) -> Position:
     """The position once a season's movement and retreats are over."""
     phase = position.phase
+    if position.dislodged or position.contested:
+        position = replace(position, dislodged=(), contested=frozenset())
     if phase.season != seasons[-1]:
         following = Phase(phase.year, seasons[seasons.index(phase.season) + 1], "movement")
-        return replace(position, phase=following, dislodged=(), contested=frozenset())
-    settled = update_ownership(map, replace(position, dislodged=(), contested=frozenset()))
+        return replace(position, phase=following)
+    settled = update_ownership(map, position)
     if adjustments_due(map, settled):
         return replace(settled, phase=Phase(phase.year, "winter", "adjustment"))
     return replace(settled, phase=Phase(phase.year + 1, seasons[0], "movement"))
@@ -50,9 +54,11 @@ def after_adjustments(position: Position, *, seasons: Sequence[Season] = STANDAR
 def update_ownership(map: Map, position: Position) -> Position:
     """A centre belongs to the power whose unit stands in it; empty centres keep their owner."""
     owners = {sc: power for power, scs in position.supply_centers.items() for sc in scs}
+    province_of_location = map_index(map).locations
     for unit in position.units:
-        if map.provinces[unit.province].supply_center:
-            owners[unit.province] = unit.power
+        province = province_of_location[unit.location]
+        if map.provinces[province].supply_center:
+            owners[province] = unit.power
     centres: dict[str, set[str]] = {
         p: set() for p in sorted(set(position.supply_centers) | set(owners.values()))
     }
@@ -78,7 +84,13 @@ def free_home_centres(map: Map, position: Position, power: str) -> list[str]:
 
 
 def adjustments_due(map: Map, position: Position) -> bool:
-    return any(adjustment_due(map, position, power) for power in position.powers)
+    """Whether any power has an ``adjustment_due``: units counted once for all powers."""
+    units = Counter(u.power for u in position.units)
+    for power in position.powers:
+        surplus = len(position.centres_of(power)) - units[power]
+        if surplus < 0 or (surplus > 0 and free_home_centres(map, position, power)):
+            return True
+    return False
 
 
 def solo_winner(position: Position, solo_centers: int) -> str | None:

@@ -17,7 +17,7 @@ _SEASON_LETTER = {"spring": "S", "fall": "F", "winter": "W"}
 _KIND_LETTER = {"movement": "M", "retreat": "R", "adjustment": "A"}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Phase:
     year: int
     season: Season
@@ -32,7 +32,7 @@ class Phase:
         return f"{self.season.capitalize()} {self.year} {self.kind}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DislodgedUnit:
     """A unit pushed out in the last movement phase, waiting to retreat or disband.
     ``attacker_from`` is the province the dislodging unit came from; an army that came by convoy

@@ -9,7 +9,7 @@ from engine.diplomacy._orders import Order, Unit
 from engine.diplomacy._position import DislodgedUnit, Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Illegal:
     """The order breaks the rules; it is ignored (the unit holds). ``reason`` is a short code such
     as ``"not adjacent"``, ``"no such unit"``, ``"not a home centre"``."""
@@ -17,44 +17,44 @@ class Illegal:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bounced:
     """Stopped by equal or greater strength from the units in these provinces (their origins)."""
 
     by: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dislodged:
     by_from: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportCut:
     by_from: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoConvoyRoute:
     """No unbroken chain of convoying fleets from the army's province to its destination."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ConvoyParadox:
     """The convoy was part of a paradox; by the Szykman rule the convoyed army holds."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unmatched:
     """A support or convoy for a move (or hold) that the supported unit did not make."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoneAllowed:
     """A build or disband beyond the number the power is due."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Duplicate:
     """A second order for a unit or place already ordered this phase."""
 
@@ -72,7 +72,7 @@ Reason = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     order: Order
     succeeded: bool
@@ -83,7 +83,7 @@ class OrderResult:
         return isinstance(self.reason, Illegal)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MovementResult:
     """``position`` is the board after the phase, already at the next phase that needs orders."""
 
@@ -94,7 +94,7 @@ class MovementResult:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RetreatResult:
     results: tuple[OrderResult, ...]
     retreated: tuple[Unit, ...]  # units at their new place
@@ -102,7 +102,7 @@ class RetreatResult:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AdjustmentResult:
     results: tuple[OrderResult, ...]
     built: tuple[Unit, ...]
