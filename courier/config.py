@@ -188,7 +188,10 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
     }
     for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
-        options[key.removesuffix("_file")] = read_data_file(source, snapshot, key, str(options.pop(key)))
+        name = str(options.pop(key))
+        data, text = read_data_file(source, snapshot, key, name)
+        _check_data(ruleset, key.removesuffix("_file"), data, f"game {source.id}: {name}", text)
+        options[key.removesuffix("_file")] = data
     nicknames = {p.name: list(p.nicknames) for p in players if p.nicknames}
     if nicknames:
         options["nicknames"] = nicknames
@@ -198,7 +201,24 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     return GameConfig(source.id, ruleset, schedule, players, options)
 
 
-def read_data_file(source: GameSource, snapshot: SheetSnapshot, key: str, name: str) -> Any:
+def _check_data(ruleset: Ruleset, option: str, data: Any, where: str, text: str) -> None:
+    """Let the game judge its data file now (optional ``check_option``), each problem with the line of
+    the card or entry it names, so the organiser's one mail says exactly what to fix."""
+    check = getattr(ruleset, "check_option", None)
+    problems: list[str] = check(option, data) if check is not None else []
+    if problems:
+        raise ConfigError(f"{where}: " + "; ".join(_with_line(text, p) for p in problems))
+
+
+def _with_line(text: str, problem: str) -> str:
+    for quoted in re.findall(r"[“\"]([^”\"]+)[”\"]", problem):
+        for number, line in enumerate(text.splitlines(), start=1):
+            if re.search(rf"""^\s*"?name"?\s*[=:]\s*["']{re.escape(quoted)}["']""", line):
+                return f"line {number}: {problem}"
+    return problem
+
+
+def read_data_file(source: GameSource, snapshot: SheetSnapshot, key: str, name: str) -> tuple[Any, str]:
     """A game's data file (a Veneer deck, a map) named in the Config tab: TOML or JSON, found next to
     the deployment file, else among the examples Courier ships in config/."""
     candidates = [
@@ -212,7 +232,7 @@ def read_data_file(source: GameSource, snapshot: SheetSnapshot, key: str, name: 
         raise ConfigError(f"{where}: no file {name!r} next to the config file or in Courier's config/")
     try:
         text = path.read_text(encoding="utf-8")
-        return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        return (tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)), text
     except (OSError, tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
         raise ConfigError(f"{where}: {path} cannot be read: {e}") from e
 

@@ -47,3 +47,15 @@ def test_a_missing_or_broken_deck_names_the_cell(tmp_path: Path) -> None:
         game_config(source(tmp_path), config_with(tmp_path, None, name="nope.toml"))
     with pytest.raises(ConfigError, match="cannot be read"):
         game_config(source(tmp_path), config_with(tmp_path, "[[faction]\nname = "))
+
+
+def test_a_deck_the_game_refuses_names_the_line_and_the_fix(tmp_path: Path) -> None:
+    shipped = (shipped_dir("config") / "veneer" / "deck.toml").read_text(encoding="utf-8")
+    broken = shipped.replace('effect = "income"', 'effect = "incom"', 1)
+    line = next(n for n, text in enumerate(broken.splitlines(), 1) if 'effect = "incom"' in text)
+    with pytest.raises(ConfigError) as refused:
+        game_config(source(tmp_path), config_with(tmp_path, broken))
+    message = str(refused.value)
+    assert "unknown effect “incom” (did you mean “income”?)" in message
+    card_line = int(message.split("line ")[1].split(":")[0])
+    assert 0 < line - card_line < 6  # the card's `name =` line, just above its effect

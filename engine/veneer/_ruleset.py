@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._json import resolve_request
 from engine.veneer._legal import parse_orders
 from engine.veneer._phases import awaiting, phase_of
@@ -28,6 +29,16 @@ class Veneer:
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
         return new_game(players, options, rng)
+
+    def check_option(self, option: str, value: Any) -> list[str]:
+        """Problems with an option's data, for the organiser (today: an own deck)."""
+        if option != "deck":
+            return []
+        try:
+            load_deck(value)
+        except DeckError as e:
+            return list(e.problems)
+        return []
 
     def phase(self, state: VeneerState) -> Phase:
         return phase_of(state)
