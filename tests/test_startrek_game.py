@@ -1,11 +1,14 @@
 """Star Trek Diplomacy through the tick: receipts per line, the intelligence window with its own
-2 h clock, reports with results and private intelligence, an allied victory, the 2380 draw, a
-privacy test (one faction's secret ability changes nobody else's mail) and a fog-of-war leak test."""
+2 h clock, reports with results, private intelligence and the map, a solo and an allied victory,
+the 2380 draw, a privacy test (one faction's secret ability changes nobody else's mail) and a
+fog-of-war leak test (in the text and in the attached map)."""
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -101,6 +104,14 @@ def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
     assert "Victory: Cardassian and Breen" in final
 
 
+@pytest.fixture
+def sketchy_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long games skip the PNG rendering (a quarter second a map, eight maps a turn): the maps are
+    still drawn and attached; test_startrek_pictures renders them for real."""
+    monkeypatch.setattr("courier.pictures.render_png", lambda svg: b"\x89PNG not rendered")
+
+
+@pytest.mark.usefixtures("sketchy_pictures")
 def test_the_game_is_drawn_when_2380_begins(tmp_path: Path) -> None:
     t = table(tmp_path, intelligence_window="0")
     for day in range(21):
@@ -150,6 +161,18 @@ def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
             assert named <= seen, f"{name} reads about {sorted(named - seen)}"
     assert "Gorn: ship gornar - cestus" not in last_text(t, "Fay")
     assert "Klingon: ship khitomer - rigel" in last_text(t, "Fay")
+    for name, faction in FACTIONS.items():  # the attached map of the new position shows no more
+        shown = _units_on_map(t.sent(f"{name.lower()}@players.test")[-1])
+        assert set(shown) <= visible_systems(after, faction), f"{name}'s map shows {sorted(shown)}"
+        assert shown == {u.province for u in after.units if u.province in visible_systems(after, faction)}
+
+
+def _units_on_map(message: EmailMessage) -> set[str]:
+    """The systems where the message's attached SVG map draws a unit."""
+    [svg] = [p.get_content() for p in message.walk() if p.get_content_type() == "image/svg+xml"]
+    root = ET.fromstring(svg.decode() if isinstance(svg, bytes) else svg)
+    groups = root.iter("{http://www.w3.org/2000/svg}g")
+    return {g.attrib["id"] for g in groups if any("unit" in e.attrib.get("class", "") for e in g.iter())}
 
 
 def _position(t: Table) -> Position:
@@ -158,5 +181,49 @@ def _position(t: Table) -> Position:
         row = journal.game("truce-1")
         assert row is not None
         return STARTREK.from_json(row.state).position
+    finally:
+        journal.close()
+
+
+ROMULAN_GAME = [  # (when the orders go in, the deadline tick, the Romulan's orders); everybody else holds
+    (
+        at(0, 9),
+        at(0, 20, 5),
+        "ship romulus - galorndon\nship rator - wormhole_terminus_b\n"
+        "ship remus - underspace_gamma\nship abraxas - rator",
+    ),
+    (
+        at(1, 9),
+        at(1, 20, 5),
+        "ship galorndon H\nship wormhole_terminus_b - ds9\nship rator - nimbus\n"
+        "ship underspace_gamma - mycelial_south",
+    ),
+    (at(1, 21), at(1, 22, 10), "ship romulus B\nship rator B\ntroop abraxas B"),
+    (at(2, 9), at(2, 20, 5), "ship ds9 - bajor\nship mycelial_south - underspace_gamma"),
+    (at(3, 9), at(3, 20, 5), "ship bajor H\nship nimbus H"),
+]
+
+
+@pytest.mark.usefixtures("sketchy_pictures")
+def test_a_full_game_to_a_romulan_solo_victory(tmp_path: Path) -> None:
+    t = table(tmp_path, intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    for mailed, deadline, orders in ROMULAN_GAME:
+        t.clock = mailed
+        write(t, "Rom", orders)
+        t.tick(mailed)
+        assert "not understood" not in last_text(t, "Rom").lower(), last_text(t, "Rom")
+        t.tick(deadline)
+    final = last_text(t, "Fay")
+    assert "Victory: Romulan" in final, final
+    position = _position(t)
+    assert len(position.centres_of("Romulan")) == 8
+    assert {"galorndon", "ds9", "nimbus", "bajor"} <= position.centres_of("Romulan")
+    pictures = [p for p in t.sent("rom@players.test")[-1].walk() if p.get_content_type() == "image/png"]
+    assert pictures, "the final report carries the map"
+    journal = t.journal()
+    try:
+        row = journal.game("truce-1")
+        assert row is not None and row.finished
     finally:
         journal.close()

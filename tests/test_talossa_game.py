@@ -78,6 +78,8 @@ def test_four_conquerors_play_until_one_wins(tmp_path: Path) -> None:
     assert "Alvania, action 2: battle from Abbavilla against Beatria's Downer: attack " in report
     assert "Beatria (Bea) fell: it lost its last land." in report and "Cyland (Cy) fell" in report
     assert "Dilonia, action 1: Ankara Street is now a stronghold." in report
+    parts = {part.get_content_type() for part in t.sent("cy@players.test")[-1].walk()}
+    assert {"image/png", "image/svg+xml"} <= parts  # the map after step 1, inline and attached
 
     t.tick(at(1, 8))
     write(t, "Al", "Q: Abbavilla >> Ankara Street, 1")  # Dilonia stays silent: its plan is drawn

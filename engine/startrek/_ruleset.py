@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.core import Event, LineError, Outcome, Phase, Resolution, Submission
+from engine.core import Event, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.diplomacy import Support, adjustment_due
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
@@ -26,6 +26,7 @@ from engine.startrek._resolve import (
     register_alliances,
 )
 from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
+from engine.startrek._svg import pictures
 from engine.startrek._text import Ability, display, read_lines, unit_text
 from engine.startrek._turn import off_layer
 
@@ -192,6 +193,10 @@ class StarTrek:
             lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
         lines.append("# Secret alliance: `ally with <faction>` (counts once they name you too).")
         return "\n".join(lines)
+
+    def pictures(self, state: StarTrekState, viewer: str | None) -> list[Picture]:
+        """The map, drawn as the viewer may see it (``None``: the organiser, everything)."""
+        return pictures(state, viewer)
 
     # --- JSON -------------------------------------------------------------------------------------
 

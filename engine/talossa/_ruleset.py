@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Outcome, Phase, Resolution, Submission, match_name
+from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
 from engine.talossa._actions import numbered
 from engine.talossa._events import ConquerorJoined
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
@@ -18,10 +18,15 @@ from engine.talossa._random_plan import random_plan
 from engine.talossa._resolve import dice
 from engine.talossa._state import Board, Country, TalossaState
 from engine.talossa._step import dry_run, resolve_step
+from engine.talossa._svg import draw_map, step_shown
 
 MIN_CONQUERORS = 4  # II.1
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink", "teal", "grey")
 DRAWN = "No Action Plan came, so 6 random actions were drawn for you."
+NO_PLAN = (
+    "No action could be read in this mail, so it is not an Action Plan: unless a plan comes before "
+    "the deadline, 6 random actions will be drawn for you (II.5)."
+)
 HELP = (
     "# Up to 10 actions, one a line. R: Abbavilla, 3 · Q: Abbavilla >> Downer, 2 · Q: Abbavilla >> (north)",
     "# S: +Abbavilla · S: -Abbavilla · C: Abbavilla · M: Abbavilla >> Downer, 3; Farwell >> Juneau, 2",
@@ -103,6 +108,8 @@ class Talossa:
                 f"Your plan is number {len(earlier) + 1} in submission order so far: its action k resolves "
                 "after action k of the plans sent before it."
             )
+        else:
+            notes.append(NO_PLAN)
         return Submission(player, numbered(actions), tuple(errors), tuple(notes))
 
     def immediate(
@@ -119,9 +126,8 @@ class Talossa:
         """A plan is a whole: a new one replaces the old; a mail with no action leaves it standing."""
         if later.orders or earlier is None:
             return later
-        return dataclasses.replace(
-            earlier, errors=later.errors, notes=(*later.notes, "Your earlier plan still stands.")
-        )
+        notes = (*(n for n in later.notes if n != NO_PLAN), "Your earlier plan still stands.")
+        return dataclasses.replace(earlier, errors=later.errors, notes=notes)
 
     def default(self, state: TalossaState, player: str, rng: random.Random) -> Submission:
         return Submission(player, numbered(random_plan(state, player, rng)), notes=(DRAWN,))
@@ -135,8 +141,12 @@ class Talossa:
         plans = {
             p: read_plan(board, "\n".join(s.orders))[0] for p, s in submissions.items() if p in state.alive
         }
-        drawn = frozenset(p for p, s in submissions.items() if DRAWN in s.notes)
-        after, events = resolve_step(state, plans, drawn, dice(rng))
+        drawn = {p for p, s in submissions.items() if DRAWN in s.notes}
+        for player in sorted(p for p, actions in plans.items() if not actions):
+            # II.5: a mail without one readable action is no Action Plan (rulings: no plan → 6 random)
+            plans[player] = random_plan(state, player, rng)
+            drawn.add(player)
+        after, events = resolve_step(state, plans, frozenset(drawn), dice(rng))
         return Resolution(after, tuple(events))
 
     def outcome(self, state: TalossaState) -> Outcome | None:
@@ -172,6 +182,13 @@ class Talossa:
                 }
             )
         return rows
+
+    def pictures(self, state: TalossaState, viewer: str | None) -> list[Picture]:
+        """The map after the step just resolved; no fog, so every viewer (and None) gets the same."""
+        shown = step_shown(state)
+        name = find_map(state.map).title
+        title = f"{name} after step {shown}" if shown else f"{name} at the start"
+        return [Picture(f"map-step-{shown}", title, draw_map(state))]
 
     def order_template(self, state: TalossaState, player: str) -> str:
         board, country = Board(state), state.country(player)

@@ -1,0 +1,320 @@
+"""The map picture after a step, as SVG text (pure: no I/O; the shell renders the PNG).
+
+Any map in the documented format can be drawn: each land is a box at its centre point, sized from
+the closest pair of centres so boxes never overlap; borders are lines between neighbours (dashed
+blue across the water: between provinces and longer than the usual step); each province is a
+tile on the water, so an island such as Cézembre stands apart. Talossa has no fog: one map for all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterator
+from xml.sax.saxutils import escape
+
+from engine.talossa._map import GameMap, Land, find_map
+from engine.talossa._state import Board, TalossaState
+
+FONT = "DejaVu Sans, sans-serif"
+WATER, FREE, LINK, SEA, INK = "#cfe3f1", "#fbfaf6", "#8a7f6c", "#3a78b8", "#222222"
+PROVINCE_TINTS = ("#efe6cf", "#e6e9cc", "#eddcc6", "#e1e6d3")
+FALLBACK = ("#e57373", "#64b5f6", "#81c784", "#fff176", "#ba68c8", "#ffb74d", "#4db6ac", "#f48fb1")
+SOFT = {  # the colours players name, softened so black unit counts stay legible on them
+    "red": "#e57373",
+    "blue": "#64b5f6",
+    "green": "#81c784",
+    "yellow": "#fff176",
+    "purple": "#ba68c8",
+    "violet": "#ba68c8",
+    "orange": "#ffb74d",
+    "brown": "#a1887f",
+    "pink": "#f48fb1",
+    "teal": "#4db6ac",
+    "cyan": "#4dd0e1",
+    "grey": "#b0bec5",
+    "gray": "#b0bec5",
+    "black": "#616161",
+    "white": "#f5f5f5",
+    "gold": "#ffd54f",
+    "navy": "#7986cb",
+    "olive": "#c0ca33",
+    "lime": "#d4e157",
+    "magenta": "#f06292",
+    "maroon": "#b5646a",
+}
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
+CHAR_WIDTH = 0.62  # DejaVu Sans averages about this many ems per character
+LEGEND_ROW, LEGEND_COLUMNS = 20, 2
+
+
+def fill_colour(colour: str, index: int = 0) -> str:
+    """The fill a country's colour is drawn with: a softened named colour, a #hex as given, or a
+    palette colour when the name is unknown."""
+    name = colour.strip().lower()
+    if _HEX.match(name):
+        return name
+    return SOFT.get(name, FALLBACK[index % len(FALLBACK)])
+
+
+def draw_map(state: TalossaState) -> str:
+    board = Board(state)
+    game_map = board.map
+    unit = _spacing(game_map)
+    left, top, right, bottom = _bounds(game_map, unit)
+    margin, header = 16.0, 54.0
+    width = right - left + 2 * margin
+    legend_rows = math.ceil((len(state.countries) + 1) / LEGEND_COLUMNS) + 1
+    height = header + (bottom - top) + 16 + legend_rows * LEGEND_ROW + margin
+    shift = (margin - left, header - top)
+    body = [
+        f'<rect x="{margin}" y="{header}" width="{right - left:.0f}" height="{bottom - top:.0f}" '
+        f'fill="{WATER}" rx="6"/>',
+        f'<g transform="translate({shift[0]:.1f},{shift[1]:.1f})">',
+        *_provinces(game_map, unit),
+        *_links(game_map, unit),
+        *itertools.chain.from_iterable(_land(board, land, unit) for land in game_map.lands.values()),
+        "</g>",
+        *_header(state, width),
+        *_legend(state, board, margin, header + (bottom - top) + 24, width - 2 * margin),
+    ]
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
+            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+            *body,
+            "</svg>",
+        ]
+    )
+
+
+def step_shown(state: TalossaState) -> int:
+    """The step whose result the map shows: the one just resolved (0 before any)."""
+    return state.step if state.finished else state.step - 1
+
+
+# --- geometry ---------------------------------------------------------------------------------------
+
+
+def _spacing(game_map: GameMap) -> float:
+    """The distance between the two closest centres: every box is drawn smaller than that."""
+    centres = [land.centre for land in game_map.lands.values()]
+    gaps = [math.dist(a, b) for a, b in itertools.combinations(centres, 2)]
+    return max(min(gaps, default=100.0), 20.0)
+
+
+def _bounds(game_map: GameMap, unit: float) -> tuple[float, float, float, float]:
+    xs = [land.centre[0] for land in game_map.lands.values()]
+    ys = [land.centre[1] for land in game_map.lands.values()]
+    half = unit / 2 + unit * 0.1
+    return min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
+
+
+def _is_sea(a: Land, b: Land, unit: float) -> bool:
+    return a.province != b.province and math.dist(a.centre, b.centre) > 1.25 * unit
+
+
+# --- layers -----------------------------------------------------------------------------------------
+
+
+def _provinces(game_map: GameMap, unit: float) -> Iterator[str]:
+    """Each province as a tile (the box around its lands) with its name in the top-left corner."""
+    provinces = sorted({land.province for land in game_map.lands.values()})
+    for index, province in enumerate(provinces):
+        centres = [land.centre for land in game_map.lands.values() if land.province == province]
+        x0 = min(x for x, _ in centres) - unit / 2
+        y0 = min(y for _, y in centres) - unit / 2
+        x1 = max(x for x, _ in centres) + unit / 2
+        y1 = max(y for _, y in centres) + unit / 2
+        tint = PROVINCE_TINTS[index % len(PROVINCE_TINTS)]
+        yield (
+            f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="{tint}" '
+            'stroke="#b9ad92" stroke-width="1"/>'
+        )
+        size = _fit(province, x1 - x0 - 6, unit * 0.09, unit * 0.065)
+        yield _text(x0 + 4, y0 + size + 2, province, size, fill="#7a6d55", style="italic")
+
+
+def _links(game_map: GameMap, unit: float) -> Iterator[str]:
+    for a, b in itertools.combinations(game_map.lands.values(), 2):
+        if b.key not in a.neighbours:
+            continue
+        (x0, y0), (x1, y1) = a.centre, b.centre
+        if _is_sea(a, b, unit):
+            style = f'stroke="{SEA}" stroke-width="{unit * 0.025:.1f}" stroke-dasharray="7 5"'
+        else:
+            style = f'stroke="{LINK}" stroke-width="{unit * 0.035:.1f}"'
+        yield f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" {style}/>'
+
+
+def _land(board: Board, land: Land, unit: float) -> Iterator[str]:
+    """One land's box: given name (bold), map name, unit count, and a star (capital) or a
+    square (stronghold) in the bottom-left corner."""
+    holding = board.holdings[land.key]
+    width, height = unit * 0.86, unit * 0.66
+    x, y = land.centre[0] - width / 2, land.centre[1] - height / 2
+    fill, stroke = FREE, "#9e9e9e"
+    if holding.owner is not None:
+        players = [c.player for c in board.countries.values()]
+        colour = board.countries[holding.owner].colour
+        fill, stroke = fill_colour(colour, players.index(holding.owner)), "#444444"
+    yield (
+        f'<rect class="land" id="land-{land.key}" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" '
+        f'height="{height:.1f}" rx="{unit * 0.08:.1f}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="{unit * 0.015:.1f}"><title>{escape(land.name)}</title></rect>'
+    )
+    room, cx, baseline, ink = width - unit * 0.08, land.centre[0], y + unit * 0.13, _ink(fill)
+    name_lines = 2
+    if holding.given_name:
+        size = _fit(holding.given_name, room, unit * 0.105, unit * 0.09)
+        given = _wrap(holding.given_name, room, size, lines=2)
+        for line in given:
+            yield _text(cx, baseline, line, size, weight="bold", anchor="middle", fill=ink)
+            baseline += unit * 0.11
+        name_lines = 3 - len(given)
+    size = unit * 0.092
+    for line in _wrap(
+        land.name, room, size, lines=name_lines if holding.owner is None else min(name_lines, 2)
+    ):
+        yield _text(cx, baseline, line, size, anchor="middle", fill=ink)
+        baseline += unit * 0.1
+    bottom = y + height - unit * 0.06
+    if holding.owner is not None:
+        yield _text(cx, bottom, str(holding.units), unit * 0.16, weight="bold", anchor="middle", fill=ink)
+    mark_x, mark_y = x + unit * 0.12, bottom - unit * 0.055
+    if board.is_capital(land.key):
+        yield _star(mark_x, mark_y, unit * 0.075, mark="capital")
+    elif board.is_stronghold(land.key):
+        yield _square(mark_x, mark_y, unit * 0.1, mark="stronghold")
+
+
+def _header(state: TalossaState, width: float) -> Iterator[str]:
+    shown = step_shown(state)
+    if state.finished:
+        winner = state.country(state.winner).name if state.winner else "nobody"
+        title, note = f"Step {shown}", f"The final map: {winner} has won."
+    elif shown == 0:
+        title, note = "Step 1", "The starting map, before any action."
+    else:
+        title, note = f"Step {shown}", f"The map after step {shown}; step {state.step} is next."
+    yield _text(16, 26, f"{find_map(state.map).title} · {title}", 20, weight="bold")
+    yield _text(16, 44, note, 12, fill="#555555")
+    yield _text(width - 16, 44, "no fog: every conqueror sees this map", 10, fill="#888888", anchor="end")
+
+
+def _legend(state: TalossaState, board: Board, x: float, y: float, width: float) -> Iterator[str]:
+    column = width / LEGEND_COLUMNS
+    players = [c.player for c in state.countries]
+    for index, country in enumerate(state.countries):
+        cx, cy = x + (index % LEGEND_COLUMNS) * column, y + (index // LEGEND_COLUMNS) * LEGEND_ROW
+        lands = board.lands_of(country.player)
+        swatch = fill_colour(country.colour, players.index(country.player))
+        yield _swatch(cx, cy, swatch, "#444444")
+        status = (
+            " — fallen"
+            if country.fallen
+            else f": {_count(len(lands), 'land')}, {_count(_units(board, lands), 'unit')}"
+        )
+        line = f"{country.name} ({country.player}, {country.colour}){status}"
+        yield _text(cx + 30, cy + 11.5, _clip(line, column - 36, 12), 12)
+    row = y + math.ceil(len(state.countries) / LEGEND_COLUMNS) * LEGEND_ROW + 4
+    yield _swatch(x, row, FREE, "#9e9e9e")
+    yield _text(x + 30, row + 11.5, "free land", 12)
+    yield _star(x + 121, row + 7, 7)
+    yield _text(x + 132, row + 11.5, "capital (a stronghold)", 12)
+    yield _square(x + 296, row + 7, 10)
+    yield _text(x + 307, row + 11.5, "stronghold", 12)
+    yield (
+        f'<line x1="{x + 395:.1f}" y1="{row + 7:.1f}" x2="{x + 425:.1f}" y2="{row + 7:.1f}" '
+        f'stroke="{SEA}" stroke-width="2.5" stroke-dasharray="7 5"/>'
+    )
+    yield _text(x + 432, row + 11.5, "sea link", 12)
+
+
+# --- shapes and text -----------------------------------------------------------------------------------
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _units(board: Board, lands: list[str]) -> int:
+    return sum(board.units(k) for k in lands)
+
+
+def _swatch(x: float, y: float, fill: str, stroke: str) -> str:
+    return f'<rect x="{x:.1f}" y="{y:.1f}" width="22" height="14" rx="2" fill="{fill}" stroke="{stroke}"/>'
+
+
+def _ink(fill: str) -> str:
+    """Black text on light fills, white on dark ones (relative luminance, roughly)."""
+    digits = fill.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return INK if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.45 else "#ffffff"
+
+
+def _star(cx: float, cy: float, radius: float, mark: str = "key") -> str:
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = math.pi / 5 * i - math.pi / 2
+        points.append(f"{cx + r * math.cos(angle):.1f},{cy + r * math.sin(angle):.1f}")
+    drawn = " ".join(points)
+    return f'<polygon class="{mark}" points="{drawn}" fill="#ffd400" stroke="#222222" stroke-width="1"/>'
+
+
+def _square(cx: float, cy: float, side: float, mark: str = "key") -> str:
+    return (
+        f'<rect class="{mark}" x="{cx - side / 2:.1f}" y="{cy - side / 2:.1f}" width="{side:.1f}" '
+        f'height="{side:.1f}" fill="#333333" stroke="#ffffff" stroke-width="1"/>'
+    )
+
+
+def _text(
+    x: float,
+    y: float,
+    content: str,
+    size: float,
+    *,
+    weight: str = "normal",
+    anchor: str = "start",
+    fill: str = INK,
+    style: str = "normal",
+) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" font-weight="{weight}" '
+        f'font-style="{style}" text-anchor="{anchor}" fill="{fill}">{escape(content)}</text>'
+    )
+
+
+def _width(text: str, size: float) -> float:
+    return len(text) * size * CHAR_WIDTH
+
+
+def _fit(text: str, room: float, largest: float, smallest: float) -> float:
+    """The largest font size (within bounds) at which ``text`` fits ``room``."""
+    return max(smallest, min(largest, room / max(_width(text, 1.0), 1.0)))
+
+
+def _clip(text: str, room: float, size: float) -> str:
+    if _width(text, size) <= room:
+        return text
+    keep = max(1, int(room / (size * CHAR_WIDTH)) - 1)
+    return text[:keep].rstrip() + "…"
+
+
+def _wrap(text: str, room: float, size: float, *, lines: int) -> list[str]:
+    """Greedy word wrap into at most ``lines`` lines; the last one is clipped if still too long."""
+    out: list[str] = []
+    for word in text.split():
+        if out and _width(f"{out[-1]} {word}", size) <= room:
+            out[-1] = f"{out[-1]} {word}"
+        elif len(out) < lines:
+            out.append(word)
+        else:
+            out[-1] = f"{out[-1]} {word}"
+    return [_clip(line, room, size) for line in out]
