@@ -230,3 +230,17 @@ def test_draw_when_2380_begins() -> None:
     assert done.state.result is not None and "draw" in done.state.result.reason
     assert named(done.events, GameDrawn)
     assert PLAYER_OF["Federation"] in done.state.result.winners
+
+
+def test_a_gorn_unit_removed_for_lack_of_centres_may_stay() -> None:
+    state = board(
+        [("Gorn", "F", "gornar"), ("Gorn", "F", "void_passage")], {"Gorn": ["gornar"]}, season="fall"
+    )
+    adjusting = play(state, {"Gorn": "ship gornar H\nship void_passage H"}).state
+    assert adjusting.position.phase.kind == "adjustment"
+    outcomes = {}
+    for seed in range(40):
+        done = play(adjusting, {}, seed=seed)  # silent: civil disorder removes one ship, then the roll
+        (roll,) = named(done.events, GornRolled)
+        outcomes[roll.survived] = len(done.state.position.units_of("Gorn"))
+    assert outcomes == {True: 2, False: 1}  # with a fixed seed: both fates happen, kept units stay put
