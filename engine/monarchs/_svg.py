@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Collection, Sequence
-from xml.sax.saxutils import escape, quoteattr
+from typing import Any
 
 from engine.monarchs._board import HEXES, coordinates, home_of
 from engine.monarchs._position import Position
+from engine.svg import svg_text
 
 SIZE = 28.0  # centre to corner
 WIDTH = math.sqrt(3) * SIZE
@@ -79,19 +80,5 @@ def _corners(x: float, y: float) -> str:
     return " ".join(f"{x + SIZE * math.cos(a):.1f},{y + SIZE * math.sin(a):.1f}" for a in angles)
 
 
-def _text(
-    x: float,
-    y: float,
-    content: str,
-    *,
-    size: int,
-    bold: bool = False,
-    ink: str = TEXT,
-    anchor: str = "middle",
-    klass: str,
-) -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return (
-        f'<text class={quoteattr(klass)} x="{x:.1f}" y="{y:.1f}" font-size="{size}"{weight} '
-        f'fill="{ink}" text-anchor="{anchor}">{escape(content)}</text>'
-    )
+def _text(x: float, y: float, content: str, *, size: int, klass: str, **style: Any) -> str:
+    return svg_text(x, y, content, size=size, klass=klass, **{"ink": TEXT, **style})

@@ -8,13 +8,14 @@ DejaVu Sans)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from xml.sax.saxutils import escape, quoteattr
+from typing import Any
 
 from engine.core import Picture
 from engine.diplomacy import Position
 from engine.diplomacy.maps.startrek import STARTREK as DATA
 from engine.startrek._factions import COLOURS, FACTIONS, MAP, visible_systems
 from engine.startrek._state import StarTrekState
+from engine.svg import svg_text
 
 WIDTH = 1120
 MARGIN = 60.0
@@ -220,19 +221,5 @@ def _tint(colour: str, amount: float = 0.55) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
-def _text(
-    x: float,
-    y: float,
-    content: str,
-    *,
-    size: int,
-    bold: bool = False,
-    ink: str = TEXT,
-    anchor: str = "middle",
-    klass: str,
-) -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return (
-        f'<text class={quoteattr(klass)} x="{x:.1f}" y="{y:.1f}" font-size="{size}"{weight} '
-        f'fill="{ink}" text-anchor="{anchor}">{escape(content)}</text>'
-    )
+def _text(x: float, y: float, content: str, *, size: int, klass: str, **style: Any) -> str:
+    return svg_text(x, y, content, size=size, klass=klass, **{"ink": TEXT, **style})
