@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Event, event_to_json
-from engine.talossa._map import find_map
+from engine.talossa._map import map_for
 from engine.talossa._state import Country, Holding, TalossaState
 
 JSON = dict[str, Any]
@@ -27,6 +27,7 @@ JSON = dict[str, Any]
 def state_to_json(state: TalossaState) -> JSON:
     return {
         "map": state.map,
+        **({"custom_map": state.custom_map} if state.custom_map is not None else {}),
         "step": state.step,
         "starting_units": state.starting_units,
         "finished": state.finished,
@@ -57,7 +58,8 @@ def state_from_json(data: Mapping[str, Any]) -> TalossaState:
     if not isinstance(data, Mapping):
         raise ValueError("“state” must be an object with map, step, countries and lands")
     try:
-        game_map = find_map(str(data.get("map", "talossa")))
+        custom = data.get("custom_map")
+        game_map = map_for(str(data.get("map", "talossa")), custom)
         countries = tuple(_country(c) for c in data["countries"])
         lands = {str(k): _holding(v) for k, v in data.get("lands", {}).items()}
     except (KeyError, TypeError, AttributeError) as e:
@@ -68,6 +70,7 @@ def state_from_json(data: Mapping[str, Any]) -> TalossaState:
     if unknown or strangers:
         raise ValueError(f"state: unknown lands {unknown} or owners {strangers}")
     return TalossaState(
+        custom_map=custom,
         map=game_map.name,
         step=int(data.get("step", 1)),
         countries=countries,

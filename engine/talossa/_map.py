@@ -17,6 +17,7 @@ must be symmetric; every land must be reachable from every other.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -169,3 +170,17 @@ def find_map(name: str) -> GameMap:
         return MAPS[name.strip().lower()]
     except KeyError:
         raise KeyError(f"unknown map {name!r}; known maps: {', '.join(sorted(MAPS))}") from None
+
+
+_LOADED: dict[str, GameMap] = {}
+
+
+def map_for(name: str, data: Mapping[str, Any] | None) -> GameMap:
+    """A state's map: an organiser's own (its data travels in the state, so replay needs no file),
+    else the built-in one by name. Organiser maps are checked once and kept for the process."""
+    if data is None:
+        return find_map(name)
+    key = json.dumps(data, sort_keys=True)
+    if key not in _LOADED:
+        _LOADED[key] = load_map(data)
+    return _LOADED[key]

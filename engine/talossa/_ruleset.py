@@ -12,7 +12,7 @@ from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, 
 from engine.talossa._actions import numbered
 from engine.talossa._events import ConquerorJoined
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
-from engine.talossa._map import find_map
+from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import read_plan
 from engine.talossa._random_plan import random_plan
 from engine.talossa._resolve import dice
@@ -38,6 +38,16 @@ class Talossa:
     name: ClassVar[str] = "talossa"
     title: ClassVar[str] = "Talossan RISK"
 
+    def check_option(self, option: str, value: Any) -> list[str]:
+        """Problems with an organiser's map (`map_file` in the Config tab), one sentence each."""
+        if option != "map" or not isinstance(value, Mapping):
+            return []
+        try:
+            load_map(value)
+        except MapError as e:
+            return list(e.problems)
+        return []
+
     # --- setup and joining ------------------------------------------------------------------------
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TalossaState:
@@ -47,9 +57,15 @@ class Talossa:
             raise ValueError(
                 f"Talossan RISK needs at least {least} conquerors with distinct names, got {list(players)}"
             )
-        game_map = find_map(str(options.get("map", "talossa")))
+        chosen = options.get("map", "talossa")  # a built-in map's name, or an organiser's map data
+        custom = chosen if isinstance(chosen, Mapping) else None
+        game_map = map_for(str(chosen), custom) if custom is None else map_for("", custom)
         state = TalossaState(
-            map=game_map.name, step=1, countries=(), starting_units=int(options.get("starting_units", 1))
+            map=game_map.name,
+            step=1,
+            countries=(),
+            starting_units=int(options.get("starting_units", 1)),
+            custom_map=custom,
         )
         roles = options.get("roles", {})
         for player in players:
@@ -186,7 +202,7 @@ class Talossa:
     def pictures(self, state: TalossaState, viewer: str | None) -> list[Picture]:
         """The map after the step just resolved; no fog, so every viewer (and None) gets the same."""
         shown = step_shown(state)
-        name = find_map(state.map).title
+        name = state.game_map.title
         title = f"{name} after step {shown}" if shown else f"{name} at the start"
         return [Picture(f"map-step-{shown}", title, draw_map(state))]
 

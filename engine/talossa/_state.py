@@ -6,9 +6,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine.core import fold
-from engine.talossa._map import GameMap, find_map
+from engine.talossa._map import GameMap, map_for
 
 MIN_FORCE = 12  # "...multiplied by 3, but no less than 12 new units"
 FORCE_PER_BORDERLAND = 3
@@ -50,6 +51,11 @@ class TalossaState:
     winner: str | None = None
     finished: bool = False
     starting_units: int = 1
+    custom_map: Mapping[str, Any] | None = None  # an organiser's map data (`map_file`), else None
+
+    @property
+    def game_map(self) -> GameMap:
+        return map_for(self.map, self.custom_map)
 
     def country(self, player: str) -> Country:
         for c in self.countries:
@@ -66,7 +72,7 @@ class Board:
     """A mutable view of the lands and countries with the rule-book's questions as methods."""
 
     def __init__(self, state: TalossaState) -> None:
-        self.map: GameMap = find_map(state.map)
+        self.map: GameMap = state.game_map
         self.holdings: dict[str, Holding] = {k: state.lands.get(k, Holding()) for k in self.map.lands}
         self.countries: dict[str, Country] = {c.player: c for c in state.countries}
         self.reinforced: set[str] = set()  # countries that had this step's capital bonus

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from xml.sax.saxutils import escape
 
-from engine.talossa._map import GameMap, Land, find_map
+from engine.talossa._map import GameMap, Land
 from engine.talossa._state import Board, TalossaState
 
 FONT = "DejaVu Sans, sans-serif"
@@ -199,7 +199,7 @@ def _header(state: TalossaState, width: float) -> Iterator[str]:
         title, note = "Step 1", "The starting map, before any action."
     else:
         title, note = f"Step {shown}", f"The map after step {shown}; step {state.step} is next."
-    yield _text(16, 26, f"{find_map(state.map).title} · {title}", 20, weight="bold")
+    yield _text(16, 26, f"{state.game_map.title} · {title}", 20, weight="bold")
     yield _text(16, 44, note, 12, fill="#555555")
     yield _text(width - 16, 44, "no fog: every conqueror sees this map", 10, fill="#888888", anchor="end")
 
