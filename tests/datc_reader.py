@@ -145,3 +145,8 @@ def read_cases(path: Path) -> list[Case]:
 
 def all_cases() -> list[Case]:
     return [case for path in sorted(DATA.glob("6*.txt")) for case in read_cases(path)]
+
+
+def beyond_datc() -> list[Case]:
+    """Our own cases in the same format, decided by the DATC's rules (tests/data/diplomacy/)."""
+    return read_cases(DATA.parent / "diplomacy" / "adjudication.txt")

@@ -1,9 +1,12 @@
 """The DATC v3.0, section 6 (tests/data/datc/6*.txt): every board adjudicated and compared with
-the board the DATC expects, and every order result the DATC states."""
+the board the DATC expects, and every order result the DATC states. The same for our own cases
+beyond the DATC (tests/data/diplomacy/adjudication.txt), and again with the units listed in other
+orders: the resolver meets the decisions in the units' order, and the outcome must not depend on it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -28,10 +31,12 @@ from engine.diplomacy import (
     resolve_movement,
     resolve_retreats,
 )
-from tests.datc_reader import Case, all_cases
+from tests.datc_reader import Case, all_cases, beyond_datc
 
 CASES = all_cases()
+BEYOND = beyond_datc()
 MAP = STANDARD.map
+Arrange = Callable[[list[Unit]], tuple[Unit, ...]]
 
 
 def test_every_case_is_there() -> None:
@@ -41,9 +46,30 @@ def test_every_case_is_there() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_datc(case: Case) -> None:
+    _check(case, tuple)
+
+
+@pytest.mark.parametrize("case", BEYOND, ids=[c.id for c in BEYOND])
+def test_beyond_the_datc(case: Case) -> None:
+    _check(case, tuple)
+
+
+@pytest.mark.parametrize("case", CASES + BEYOND, ids=[c.id for c in CASES + BEYOND])
+def test_the_outcome_does_not_depend_on_the_order_of_the_units(case: Case) -> None:
+    _check(case, lambda units: tuple(reversed(units)))
+    for seed in range(3):
+        _check(case, _shuffled(random.Random(f"{case.id}/{seed}")))
+
+
+def _shuffled(rng: random.Random) -> Arrange:
+    return lambda units: tuple(rng.sample(units, len(units)))
+
+
+def _check(case: Case, arrange: Arrange) -> None:
+    """Adjudicate the case's board, its units (sorted) arranged so, and compare with the case."""
     position = Position(
         phase=case.phase,
-        units=tuple(sorted(case.units("PRESTATE"))),
+        units=arrange(sorted(case.units("PRESTATE"))),
         dislodged=tuple(case.dislodged("PRESTATE_DISLODGED")),
         contested=case.contested("PRESTATE_CONTESTED"),
         supply_centers=case.supply_centers(),

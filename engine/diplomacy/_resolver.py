@@ -1,8 +1,12 @@
 """One generic resolver for yes/no decisions that depend on one another (L. B. Kruijswijk, "The
-Math of Adjudication"; godip's ``state/resolver.go``). Each decision is adjudicated assuming the
-ones it reads; when it reads itself through a cycle we guess, try both guesses, and keep the one
-that is consistent. When both or neither are, the cycle is a circular movement or a convoy paradox
-and the variant's backup rule settles part of it, after which the rest is resolved again."""
+Math of Adjudication"; the scheme of godip's ``state/resolver.go``). Each decision is adjudicated
+assuming the ones it reads. A decision that reads itself, through a cycle, is guessed to fail; once
+it is adjudicated under that guess it is tried again under the other. If one guess is consistent
+its outcome stands. If both are, or neither, the cycle is a circular movement or a convoy paradox,
+and the variant's backup rule settles part of it, after which the rest is resolved again.
+
+An outcome is kept only when no guess is outstanding: one worked out under a guess may read it,
+however indirectly, so it is worked out afresh when asked again."""
 
 from __future__ import annotations
 
@@ -15,78 +19,54 @@ BackupRule = Callable[[Sequence[str]], Mapping[str, bool]]
 
 
 class Resolver:
-    """A decision is resolved (in ``_resolved``), guessed for now (in ``_guesses``), or neither."""
+    """A decision is settled (in ``_settled``), guessed for now (in ``_guesses``), being
+    adjudicated (in ``_active``), or none of these."""
 
-    def __init__(self, adjudicate: Adjudicate, backup_rule: BackupRule) -> None:
+    def __init__(
+        self, adjudicate: Adjudicate, backup_rule: BackupRule, known: dict[str, bool] | None = None
+    ) -> None:
+        """``known``: decisions that read no other, settled before the search (the resolver
+        takes the dict over and adds the rest to it)."""
         self._adjudicate = adjudicate
         self._backup_rule = backup_rule
-        self._resolved: dict[str, bool] = {}
+        self._settled: dict[str, bool] = {} if known is None else known
         self._guesses: dict[str, bool] = {}
-        self._dependencies: list[str] = []  # guesses the current computation has relied on
-        self._active: list[str] = []  # decisions being adjudicated, outermost first
+        self._active: set[str] = set()
+        self._cycle: list[str] = []  # the guessed decision, and those whose outcome made a guess
+        self._resolve = self.resolve  # bound once, handed to every adjudication
 
     def resolve(self, key: str) -> bool:
-        value = self._resolved.get(key)
-        if value is not None:
-            return value
-        guess = self._guesses.get(key)
-        if guess is not None:
-            if key not in self._dependencies:
-                self._dependencies.append(key)
-            return guess
-        return self._resolve_unresolved(key)
+        value = self._settled.get(key)
+        if value is None:
+            value = self._guesses.get(key)
+            if value is None:
+                value = self._work_out(key)
+        return value
 
-    def _resolve_unresolved(self, key: str) -> bool:
-        mark = len(self._dependencies)
-        first = self._try(key, guess=False)
-        if len(self._dependencies) == mark:
-            # Nothing guessed was read: the answer stands on its own.
-            self._settle(key, first)
-            return first
-        if self._dependencies[mark] != key:
-            # We read another decision's guess: part of a larger cycle, owned by that decision.
-            self._dependencies.append(key)
-            self._guesses[key] = first
-            return first
-        self._forget(mark)
-        second = self._try(key, guess=True)
-        outer = [d for d in self._dependencies[mark:] if d in self._active]
-        if outer:
-            # Both answers rest on the guess of a decision still being worked out further up:
-            # that decision owns the cycle; ours is provisional until it settles.
-            self._forget(mark)
-            self._dependencies += [*outer, key]
-            self._guesses[key] = first
-            return first
-        if first == second:
-            # Only one guess is consistent with its own outcome: it is the answer.
-            self._forget(mark)
-            self._settle(key, first)
-            return first
-        cycle = list(self._dependencies[mark:])
-        self._forget(mark)
-        settled = dict(self._backup_rule(cycle)) or {key: False}
-        for decided, value in settled.items():
-            self._settle(decided, value)
-        return self.resolve(key)
+    def settled(self) -> Mapping[str, bool]:
+        """Every decision settled so far; once all are, reading this is cheaper than ``resolve``."""
+        return self._settled
 
-    def _try(self, key: str, *, guess: bool) -> bool:
-        self._guesses[key] = guess
-        self._active.append(key)
-        try:
-            return self._adjudicate(key, self.resolve)
-        finally:
-            self._active.pop()
-
-    def _settle(self, key: str, value: bool) -> None:
-        self._guesses.pop(key, None)
-        self._resolved[key] = value
-
-    def _forget(self, mark: int) -> None:
-        """Drop the guesses made since ``mark``; their decisions are worked out afresh (except
-        those still being adjudicated further up, which keep their guess)."""
-        for key in self._dependencies[mark:]:
-            if key not in self._active:
-                self._guesses.pop(key, None)
-                self._resolved.pop(key, None)
-        del self._dependencies[mark:]
+    def _work_out(self, key: str) -> bool:
+        if key in self._active:  # the decision reads itself: guess, for now, that it fails
+            self._guesses[key] = False
+            self._cycle.append(key)
+            return False
+        guesses = len(self._guesses)
+        self._active.add(key)
+        value = self._adjudicate(key, self._resolve)
+        self._active.discard(key)
+        if key in self._guesses:  # it was guessed to fail: see what it does if it succeeds
+            self._guesses[key] = True
+            other = self._adjudicate(key, self._resolve)
+            del self._guesses[key]
+            if other != value:  # both guesses are consistent, or neither: no answer of its own
+                settled = dict(self._backup_rule(self._cycle)) or {key: False}
+                self._cycle = []
+                self._settled.update(settled)
+                value = self.resolve(key)
+        elif len(self._guesses) != guesses:
+            self._cycle.append(key)
+        if not self._guesses:
+            self._settled[key] = value
+        return value
