@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,13 +75,19 @@ def _matches(backing: str, given: dict[str, str]) -> bool:
     return moved[2] == "-" and moved[3][:3] == dest
 
 
+def _possible_orders(game: MilaGame) -> dict[str, list[str]]:
+    """MILA's possible orders by location, sorted: MILA builds them through sets, whose order changes
+    with Python's string hashing, and ``--seed`` must replay the same games in every process."""
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
 def random_movement_orders(game: MilaGame, rng: random.Random) -> dict[str, list[str]]:
     """One random order per unit, biased towards moves and supports; supports and convoys are
     mostly chosen to back orders that were actually given, so phases have real fights."""
-    possible: dict[str, list[str]] = game.get_all_possible_orders()
+    possible = _possible_orders(game)
     chosen: dict[str, tuple[str, str, str]] = {}  # province -> (power, location, order)
     for power, locs in sorted(game.get_orderable_locations().items()):
-        for loc in locs:
+        for loc in sorted(locs):
             options = possible.get(loc) or []
             by_kind: dict[str, list[str]] = {}
             for order in options:
@@ -105,12 +111,11 @@ def random_movement_orders(game: MilaGame, rng: random.Random) -> dict[str, list
 
 def random_other_orders(game: MilaGame, rng: random.Random) -> dict[str, list[str]]:
     """Random retreats, or random builds/disbands up to what each power is due."""
-    possible: dict[str, list[str]] = game.get_all_possible_orders()
+    possible = _possible_orders(game)
     orders: dict[str, list[str]] = {}
-    for power, locs in game.get_orderable_locations().items():
-        picks = [
-            rng.choice(opts) for loc in locs if (opts := [o for o in possible.get(loc, []) if o != "WAIVE"])
-        ]
+    for power, locs in sorted(game.get_orderable_locations().items()):
+        options = ([o for o in possible.get(loc, []) if o != "WAIVE"] for loc in sorted(locs))
+        picks = [rng.choice(opts) for opts in options if opts]
         if game.phase_type == "A":
             mila_power = game.get_power(power)
             due = abs(len(mila_power.centers) - len(mila_power.units))
@@ -237,22 +242,40 @@ def power_units(units: Iterable[tuple[str, ...]]) -> dict[str, list[str]]:
 
 LAND_FALLBACK = "MILA falls back to the land route (DATC 4.A.3 / 6.G.8: no fallback)"
 CONVOYED_SELF_SUPPORT = "MILA counts the defender's own support for a convoyed attack (DATC 6.D.13 by convoy)"
+HEAD_TO_HEAD_SELF_SUPPORT = "MILA voids a support against its own unit in a head-to-head (DATC 6.E.12)"
+SELF_SUPPORTED_DISRUPTION = "MILA disrupts a convoy by an attack the fleet's own power supports (DATC 6.F.4)"
 UNKNOWN = "unclassified"
+
+Rewrite = Callable[[MovementResult], dict[Unit, MovementOrder]]  # MILA's rule as replacement orders
 
 
 def classify(result: MovementResult, position: Position, mila: Outcome) -> str:
     """Which known difference of MILA's explains a disagreement: replay our side with MILA's rule
     where it is an order rewrite, or look for MILA's pattern where it is not."""
-    if our_outcome(_replay_with_land_fallback(result, position)) == mila:
-        return LAND_FALLBACK
+    for label, rewrite in (
+        (LAND_FALLBACK, _land_fallback),
+        (HEAD_TO_HEAD_SELF_SUPPORT, _head_to_head_self_support),
+        (SELF_SUPPORTED_DISRUPTION, _self_supported_disruption),
+    ):
+        if _replay(result, position, rewrite) == mila:
+            return label
     if _convoyed_self_support(result, mila):
         return CONVOYED_SELF_SUPPORT
     return UNKNOWN
 
 
-def _replay_with_land_fallback(result: MovementResult, position: Position) -> MovementResult:
-    """Our adjudication again, with every adjacent army move that found no convoy route made a
-    plain land move (and its own side's convoy orders for it made holds), as MILA does."""
+def _replay(result: MovementResult, position: Position, rewrite: Rewrite) -> Outcome:
+    """Our adjudication again, with some orders replaced as MILA's rule would have them."""
+    orders: dict[Unit, MovementOrder] = {
+        r.order.unit: r.order for r in result.results if isinstance(r.order, Hold | Move | Support | Convoy)
+    }
+    orders.update(rewrite(result))
+    return our_outcome(resolve_movement(STANDARD.map, position, orders))
+
+
+def _land_fallback(result: MovementResult) -> dict[Unit, MovementOrder]:
+    """Every adjacent army move that found no convoy route made a plain land move (and its own
+    side's convoy orders for it made holds), as MILA does."""
     stranded = {
         r.order.unit.province: province_of(r.order.destination)
         for r in result.results
@@ -260,16 +283,79 @@ def _replay_with_land_fallback(result: MovementResult, position: Position) -> Mo
         and isinstance(r.reason, NoConvoyRoute)
         and STANDARD.map.adjacent("A", r.order.unit.location, r.order.destination)
     }
-    orders: dict[Unit, MovementOrder] = {}
+    rewritten: dict[Unit, MovementOrder] = {}
     for r in result.results:
         order = r.order
         if isinstance(order, Move) and order.unit.province in stranded:
-            order = Move(order.unit, order.destination)
+            rewritten[order.unit] = Move(order.unit, order.destination)
         elif isinstance(order, Convoy) and stranded.get(order.army) == order.destination:
-            order = Hold(order.unit)
-        if isinstance(order, Hold | Move | Support | Convoy):
-            orders[order.unit] = order
-    return resolve_movement(STANDARD.map, position, orders)
+            rewritten[order.unit] = Hold(order.unit)
+    return rewritten
+
+
+def _head_to_head_self_support(result: MovementResult) -> dict[Unit, MovementOrder]:
+    """Each support for one side of a (non-convoyed) head-to-head given by the power of the unit that
+    side attacks made a hold: MILA's swap step weighs attack against attack, so such a support
+    (which cannot dislodge the supporter's own unit) is lost for the defence too."""
+    convoyed = {o.army for r in result.results if isinstance(o := r.order, Convoy)}
+    moves = {
+        o.unit.province: o
+        for r in result.results
+        if isinstance(o := r.order, Move)
+        and not r.illegal
+        and not o.via_convoy
+        and o.unit.province not in convoyed
+    }
+    rewritten: dict[Unit, MovementOrder] = {}
+    for r in result.results:
+        support = r.order
+        if not isinstance(support, Support) or support.destination is None:
+            continue
+        move, back = moves.get(province_of(support.supported)), moves.get(province_of(support.destination))
+        if (
+            move is not None
+            and back is not None
+            and province_of(move.destination) == back.unit.province
+            and province_of(back.destination) == move.unit.province
+            and back.unit.power == support.unit.power
+        ):
+            rewritten[support.unit] = Hold(support.unit)
+    return rewritten
+
+
+def _self_supported_disruption(result: MovementResult) -> dict[Unit, MovementOrder]:
+    """Convoying fleets made holds where an attack outweighs them only by counting support from the
+    fleet's own power: MILA's disruption check weighs all supports, its dislodgement check does not."""
+    backers: dict[tuple[str, str | None], list[Unit]] = {}  # (supported, destination) -> supporters
+    for r in result.results:
+        if isinstance(o := r.order, Support) and r.succeeded:
+            dest = province_of(o.destination) if o.destination else None
+            backers.setdefault((province_of(o.supported), dest), []).append(o.unit)
+    moves = [o for r in result.results if isinstance(o := r.order, Move) and not r.illegal]
+    rewritten: dict[Unit, MovementOrder] = {}
+    for r in result.results:
+        if not isinstance(convoy := r.order, Convoy):
+            continue
+        fleet, where = convoy.unit, convoy.unit.province
+        attacks = sorted(
+            (
+                (backers.get((m.unit.province, where), []), m.unit)
+                for m in moves
+                if province_of(m.destination) == where
+            ),
+            key=lambda attack: -len(attack[0]),
+        )
+        if not attacks:
+            continue
+        (support, attacker), rest = attacks[0], attacks[1:]
+        if (
+            attacker.power != fleet.power
+            and any(b.power == fleet.power for b in support)
+            and len(support) > len(backers.get((where, None), []))  # outweighs the fleet's hold...
+            and all(len(other) < len(support) for other, _ in rest)  # ...and every other attack
+        ):
+            rewritten[fleet] = Hold(fleet)
+    return rewritten
 
 
 def _convoyed_self_support(result: MovementResult, mila: Outcome) -> bool:
