@@ -8,10 +8,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine.diplomacy._map import Map, ProvinceKind
+from engine.diplomacy._map import Map, Modifiers, ProvinceKind
 from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit, province_of
+from engine.diplomacy._results import Illegal
 
 # --- the map, indexed ----------------------------------------------------------------------------
+
+MoveKey = tuple[str, str, str, bool]  # unit type, location, destination as written, via convoy
+MoveVerdict = tuple[str, bool] | Illegal  # the destination, and whether only a convoy goes there
+SupportKey = tuple[str, str, str, str | None]  # unit type, location, supported, destination
+# The supported province, why the support is illegal whatever stands there (None if it is not),
+# the province supported into, and the destination in normal form (None for a hold).
+SupportVerdict = tuple[str, Illegal | None, str, str | None]
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one per map
@@ -27,6 +35,13 @@ class MapIndex:
     locations: Mapping[str, str]  # every location on the map (coasts spelt out) -> its province
     places: Mapping[str, str]  # the same and every alias -> the province key it names
     aliases: Mapping[str, str]
+    centre_at: Mapping[str, str]  # every location in a supply centre -> the centre
+    seas_touching: Mapping[str, tuple[str, ...]]  # province -> the sea provinces next to it
+    sea_neighbours: Mapping[str, tuple[str, ...]]  # sea province -> the sea provinces next to it
+    # What legality can tell from the map alone, per order as written (see _legality): the same
+    # orders recur every phase, so only their board-dependent part is checked again.
+    move_verdicts: dict[MoveKey, MoveVerdict] = field(default_factory=dict)
+    support_verdicts: dict[SupportKey, SupportVerdict] = field(default_factory=dict)
 
     def place(self, written: str) -> str:
         """The province key a written location names, aliases resolved; the coast does not matter."""
@@ -78,126 +93,170 @@ def _index_map(map: Map) -> MapIndex:
     for a, b in map.fleet_edges:
         fleet.setdefault(a, set()).add(b)
     fleet_at = {key: frozenset(map.fleet_locations(key)) for key in map.provinces}
-    locations = [*map.provinces, *(f"{key}/{c}" for key, p in map.provinces.items() for c in p.coasts)]
+    seas = {key for key, p in map.provinces.items() if p.kind == "sea"}  # no coasts: location = province
+    reach = {loc: {p for p in map.provinces if n & fleet_at[p]} for loc, n in fleet.items()}
+    locations = {
+        loc: province_of(loc)
+        for loc in [*map.provinces, *(f"{key}/{c}" for key, p in map.provinces.items() for c in p.coasts)]
+    }
     return MapIndex(
         army_neighbours={p: frozenset(n) for p, n in army.items()},
         fleet_neighbours={loc: frozenset(n) for loc, n in fleet.items()},
-        fleet_reach={loc: frozenset(p for p in map.provinces if n & fleet_at[p]) for loc, n in fleet.items()},
+        fleet_reach={loc: frozenset(provinces) for loc, provinces in reach.items()},
         fleet_locations={key: map.fleet_locations(key) for key in map.provinces},
         kind={key: p.kind for key, p in map.provinces.items()},
-        locations={loc: province_of(loc) for loc in locations},
+        locations=locations,
         places={
             place: map.aliases.get(province_of(place), province_of(place))
             for place in [*map.aliases, *locations]
         },
         aliases=map.aliases,
+        centre_at={loc: p for loc, p in locations.items() if map.provinces[p].supply_center},
+        seas_touching={p: tuple(sorted(s for s in seas if p in reach.get(s, ()))) for p in map.provinces},
+        sea_neighbours={s: tuple(sorted(n for n in fleet.get(s, ()) if n in seas)) for s in seas},
     )
 
 
 # --- the board -----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True, eq=False)
 class Board:
-    """The orders by province, and every relation between them the decisions read, indexed."""
+    """The orders by province, and every relation between them the decisions read, indexed. A
+    province nobody moves into has no ``moves_into`` entry; one nobody backs, no ``backers``."""
 
-    map: Map
     index: MapIndex
     orders: Mapping[str, MovementOrder]  # province -> legal, normalised order (Hold if none)
+    power: Mapping[str, str]  # province -> the power of the unit in it
     targets: Mapping[str, str]  # origin of each move -> the province it moves to
-    moves_into: Mapping[str, list[str]]  # each target and ordered province -> origins of moves into it
+    moves_into: Mapping[str, list[str]]  # province -> origins of the moves into it
+    backers: Mapping[str, list[str]]  # province -> supporters of its move, or of its staying put
+    matched: frozenset[str]  # supports whose unit does what they support
     by_convoy: frozenset[str]  # origins of armies whose move goes by convoy
     opponents: Mapping[str, str]  # origin -> the origin of the move swapping with it over land
-    move_supports: Mapping[str, list[str]]  # origin of each move -> provinces of its supporters
-    hold_supports: Mapping[str, list[str]]  # each province not moving -> supporters of its hold
-    matched: frozenset[str]  # supports whose unit does what they support
-    convoys: Mapping[str, list[str]]  # origin of each convoyed army -> fleets convoying it there
+    convoys: Mapping[str, list[str]]  # origin of each convoyed army -> fleets convoying it there, sorted
+    immune: frozenset[str]  # provinces whose unit cannot be dislodged (Star Trek)
+    rage: Mapping[str, int]  # province -> 1 if its unit's power is in a rage (Star Trek), else absent
+    # Convoyed moves whose fleets nobody attacks: whether they have a route (see _convoy.fix_routes).
+    routes: dict[str, bool] = field(default_factory=dict)
     paradox: set[str] = field(default_factory=set)  # convoyed armies held by the Szykman rule
 
 
-def make_board(map: Map, units: tuple[Unit, ...], legal: Mapping[str, MovementOrder]) -> Board:
-    """The board for these units and their legal orders (by province); the others hold."""
-    index = map_index(map)
-    province = index.locations
+def make_board(
+    index: MapIndex, modifiers: Modifiers, units: tuple[Unit, ...], legal: Mapping[str, MovementOrder]
+) -> Board:
+    """The board for these units and their legal orders (by province); the others hold. Orders
+    are kept in the units' order, which fixes the order of every list below."""
+    locations = index.locations
     orders: dict[str, MovementOrder] = {}
+    power: dict[str, str] = {}
+    targets: dict[str, str] = {}
+    moves_into: dict[str, list[str]] = {}
+    convoyed: set[str] = set()
+    supports: list[str] = []
+    convoy_orders: list[str] = []
     for unit in units:
-        orders[province[unit.location]] = legal.get(province[unit.location]) or Hold(unit)
-    targets = {p: province[o.destination] for p, o in orders.items() if isinstance(o, Move)}
-    moves_into: dict[str, list[str]] = {p: [] for p in orders}
-    for origin, target in targets.items():
-        moves_into.setdefault(target, []).append(origin)
-    by_convoy = _convoyed_moves(index, orders, targets)
-    move_supports, hold_supports = _supports(orders, targets)
+        province = locations[unit.location]
+        order = orders[province] = legal.get(province) or Hold(unit)
+        power[province] = unit.power
+        if type(order) is Move:
+            target = targets[province] = locations[order.destination]
+            if target in moves_into:
+                moves_into[target].append(province)
+            else:
+                moves_into[target] = [province]
+            # A move to a province not next to it, or one ordered "via convoy", goes by convoy.
+            if unit.type == "A" and (
+                order.via_convoy or target not in index.army_neighbours.get(province, ())
+            ):
+                convoyed.add(province)
+        elif type(order) is Support:
+            supports.append(province)
+        elif type(order) is Convoy:
+            convoy_orders.append(province)
+    if convoy_orders:
+        convoyed |= _own_convoys(orders, targets, convoy_orders)
+    by_convoy = frozenset(convoyed)
+    backers = _backers(orders, targets, supports)
     return Board(
-        map=map,
         index=index,
         orders=orders,
+        power=power,
         targets=targets,
         moves_into=moves_into,
+        backers=backers,
+        matched=frozenset(s for supporters in backers.values() for s in supporters),
         by_convoy=by_convoy,
         opponents={
             origin: target
             for origin, target in targets.items()
             if targets.get(target) == origin and origin not in by_convoy and target not in by_convoy
         },
-        move_supports=move_supports,
-        hold_supports=hold_supports,
-        matched=frozenset(
-            p for supporters in [*move_supports.values(), *hold_supports.values()] for p in supporters
-        ),
-        convoys=_convoys(orders, targets, by_convoy),
+        convoys=_convoys(orders, targets, by_convoy, convoy_orders),
+        immune=modifiers.immune,
+        rage={p: 1 for p, owner in power.items() if owner in modifiers.raging} if modifiers.raging else {},
     )
 
 
-def _convoyed_moves(
-    index: MapIndex, orders: Mapping[str, MovementOrder], targets: Mapping[str, str]
-) -> frozenset[str]:
-    """Armies moving by convoy: any move to a province not next to it, and a move next door that
-    is ordered "via convoy" or that one of its own power's fleets is ordered to convoy (DATC 4.A.3,
-    2023 rules). Such a move has no fallback over land."""
-    own_convoys = {(o.army, o.destination, o.unit.power) for o in orders.values() if isinstance(o, Convoy)}
+def _own_convoys(
+    orders: Mapping[str, MovementOrder], targets: Mapping[str, str], convoy_orders: list[str]
+) -> set[str]:
+    """Army moves next door that a fleet of the army's own power is ordered to convoy: they go by
+    convoy too, with no fallback over land (DATC 4.A.3, 2023 rules)."""
     convoyed = set()
-    for origin, target in targets.items():
-        move = orders[origin]
-        assert isinstance(move, Move)
-        if move.unit.type == "A" and (
-            move.via_convoy
-            or (origin, target, move.unit.power) in own_convoys
-            or not index.army_adjacent(origin, target)
+    for fleet in convoy_orders:
+        convoy = orders[fleet]
+        assert isinstance(convoy, Convoy)
+        move = orders.get(convoy.army)
+        if (
+            type(move) is Move
+            and move.unit.type == "A"
+            and move.unit.power == convoy.unit.power
+            and targets[convoy.army] == convoy.destination
         ):
-            convoyed.add(origin)
-    return frozenset(convoyed)
+            convoyed.add(convoy.army)
+    return convoyed
 
 
-def _supports(
-    orders: Mapping[str, MovementOrder], targets: Mapping[str, str]
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def _backers(
+    orders: Mapping[str, MovementOrder], targets: Mapping[str, str], supports: list[str]
+) -> dict[str, list[str]]:
     """The supporters of each move and of each unit not moving, in board order. A support to hold
     counts for any unit that does not move; a support to move only for that very move."""
-    for_move: dict[str, list[str]] = {origin: [] for origin in targets}
-    for_hold: dict[str, list[str]] = {p: [] for p in orders if p not in targets}
-    for province, order in orders.items():
-        if not isinstance(order, Support):
-            continue
-        if order.destination is None:
-            if order.supported in for_hold:
-                for_hold[order.supported].append(province)
-        elif order.supported in targets:
-            move = orders[order.supported]
-            assert isinstance(move, Move)
-            if _same_place(order.destination, move.destination):
-                for_move[order.supported].append(province)
-    return for_move, for_hold
+    backers: dict[str, list[str]] = {}
+    for province in supports:
+        support = orders[province]
+        assert isinstance(support, Support)
+        supported = support.supported
+        if support.destination is None:
+            if supported not in orders or supported in targets:
+                continue
+        else:
+            move = orders.get(supported)
+            if type(move) is not Move or not _same_place(support.destination, move.destination):
+                continue
+        if supported in backers:
+            backers[supported].append(province)
+        else:
+            backers[supported] = [province]
+    return backers
 
 
 def _convoys(
-    orders: Mapping[str, MovementOrder], targets: Mapping[str, str], by_convoy: frozenset[str]
+    orders: Mapping[str, MovementOrder],
+    targets: Mapping[str, str],
+    by_convoy: frozenset[str],
+    convoy_orders: list[str],
 ) -> dict[str, list[str]]:
-    """The fleets ordered to convoy each convoyed army where it is going, in board order."""
+    """The fleets ordered to convoy each convoyed army where it is going, by province."""
     convoys: dict[str, list[str]] = {army: [] for army in by_convoy}
-    for province, order in orders.items():
-        if isinstance(order, Convoy) and order.army in by_convoy and targets[order.army] == order.destination:
+    for province in convoy_orders:
+        order = orders[province]
+        assert isinstance(order, Convoy)
+        if order.army in by_convoy and targets[order.army] == order.destination:
             convoys[order.army].append(province)
+    for fleets in convoys.values():
+        fleets.sort()
     return convoys
 
 

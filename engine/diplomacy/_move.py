@@ -1,13 +1,13 @@
 """Move orders: a move succeeds when its attack is stronger than what holds the destination (or,
 head to head, than the other unit's defence) and than every other move into the destination.
 Strengths follow Kruijswijk's "Math of Adjudication": no unit may dislodge one of its own power,
-and no power's support counts towards dislodging its own unit."""
+and no power's support counts towards dislodging its own unit. A strength reads only the decisions
+that can change it, so the resolver sees the true dependencies."""
 
 from __future__ import annotations
 
 from engine.diplomacy._board import Board
 from engine.diplomacy._convoy import has_route
-from engine.diplomacy._orders import Move
 from engine.diplomacy._resolver import Resolve
 
 IMMUNE = 1000  # the strength of a unit that cannot be dislodged: more than any attack
@@ -15,74 +15,74 @@ IMMUNE = 1000  # the strength of a unit that cannot be dislodged: more than any 
 
 def move_succeeds(board: Board, origin: str, resolve: Resolve) -> bool:
     """The decision for a move order."""
-    target = board.targets[origin]
     attack = attack_strength(board, origin, resolve)
+    if not attack:
+        return False
+    target = board.targets[origin]
     opponent = board.opponents.get(origin)
     if opponent is not None:
         if attack <= defend_strength(board, opponent, resolve):
             return False
     elif attack <= hold_strength(board, target, resolve):
         return False
-    return all(
-        attack > prevent_strength(board, other, resolve)
-        for other in board.moves_into[target]
-        if other != origin
-    )
+    for other in board.moves_into[target]:
+        if other != origin and attack <= prevent_strength(board, other, resolve):
+            return False
+    return True
 
 
-def _given(supporters: list[str], resolve: Resolve) -> list[str]:
-    """The supports that are given (every one is resolved, in order)."""
-    return [s for s in supporters if resolve(s)]
-
-
-def _rage(board: Board, province: str) -> int:
-    """+1 to the moves (and -1 to the defence) of a power in a rage (Star Trek); 0 in the standard game."""
-    return 1 if board.orders[province].unit.power in board.map.modifiers.raging else 0
+def given(board: Board, province: str, resolve: Resolve) -> int:
+    """How many supports of what the unit in ``province`` does are given."""
+    count = 0
+    for supporter in board.backers.get(province, ()):
+        if resolve(supporter):
+            count += 1
+    return count
 
 
 def attack_strength(board: Board, origin: str, resolve: Resolve) -> int:
-    strength = _attack_strength(board, origin, resolve)
-    return strength + _rage(board, origin) if strength else 0
-
-
-def _attack_strength(board: Board, origin: str, resolve: Resolve) -> int:
-    if not has_route(board, origin, resolve):
+    """With +1 for a power in a rage (Star Trek), if the attack has any strength at all."""
+    if origin in board.by_convoy and not has_route(board, origin, resolve):
         return 0
     target = board.targets[origin]
-    supporters = _given(board.move_supports[origin], resolve)
-    defender = board.orders.get(target)
+    defender = board.power.get(target)
     if defender is None or (
-        isinstance(defender, Move) and origin not in board.opponents and resolve(target)
+        target in board.targets and origin not in board.opponents and resolve(target)
     ):  # nobody stays to defend the target
-        return 1 + len(supporters)
-    if defender.unit.power == board.orders[origin].unit.power:
+        strength = 1 + given(board, origin, resolve)
+    elif defender == board.power[origin]:
         return 0
-    return 1 + sum(1 for s in supporters if board.orders[s].unit.power != defender.unit.power)
+    else:  # supports from the defender's own power do not count against it
+        strength = 1
+        power = board.power
+        for supporter in board.backers.get(origin, ()):
+            if power[supporter] != defender and resolve(supporter):
+                strength += 1
+    return strength + board.rage.get(origin, 0)
 
 
 def hold_strength(board: Board, province: str, resolve: Resolve) -> int:
-    order = board.orders.get(province)
-    if order is None:
+    if province not in board.power:
         return 0
-    if isinstance(order, Move) and resolve(province):
+    moving = province in board.targets
+    if moving and resolve(province):
         return 0
-    if province in board.map.modifiers.immune:  # Star Trek's diplomatic immunity
+    if province in board.immune:  # Star Trek's diplomatic immunity
         return IMMUNE
-    if isinstance(order, Move):
-        return 1 - _rage(board, province)
-    return 1 + len(_given(board.hold_supports[province], resolve)) - _rage(board, province)
+    strength = 1 if moving else 1 + given(board, province, resolve)
+    return strength - board.rage.get(province, 0)
 
 
 def defend_strength(board: Board, origin: str, resolve: Resolve) -> int:
-    if origin in board.map.modifiers.immune:
+    if origin in board.immune:
         return IMMUNE
-    return 1 + len(_given(board.move_supports[origin], resolve)) - _rage(board, origin)
+    return 1 + given(board, origin, resolve) - board.rage.get(origin, 0)
 
 
 def prevent_strength(board: Board, origin: str, resolve: Resolve) -> int:
-    if not has_route(board, origin, resolve):
+    if origin in board.by_convoy and not has_route(board, origin, resolve):
         return 0
     opponent = board.opponents.get(origin)
     if opponent is not None and resolve(opponent):
         return 0
-    return 1 + len(_given(board.move_supports[origin], resolve)) + _rage(board, origin)
+    return 1 + given(board, origin, resolve) + board.rage.get(origin, 0)

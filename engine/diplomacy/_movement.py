@@ -8,7 +8,7 @@ from functools import partial
 from operator import attrgetter
 
 from engine.diplomacy._board import Board, make_board, map_index
-from engine.diplomacy._convoy import convoy_holds, has_route
+from engine.diplomacy._convoy import convoy_holds, fix_routes, has_route
 from engine.diplomacy._legality import check_order
 from engine.diplomacy._map import Map
 from engine.diplomacy._move import (
@@ -34,8 +34,11 @@ from engine.diplomacy._results import (
     Reason,
     SupportCut,
     Unmatched,
+    order_result,
 )
 from engine.diplomacy._support import cutter, dislodger, support_given
+
+Checked = list[tuple[MovementOrder, str | Illegal | Duplicate]]  # each order, and its unit's province
 
 
 def resolve_movement(
@@ -47,8 +50,36 @@ def resolve_movement(
 ) -> MovementResult:
     """Adjudicate one movement phase. Units without a (legal) order hold."""
     index = map_index(map)
-    # Each order with the ordered unit's province if legal; a list, so no order is hashed.
-    checked: list[tuple[MovementOrder, str | Illegal | Duplicate]] = []
+    checked, legal = _check(map, position, orders)
+    board = make_board(index, map.modifiers, position.units, legal)
+    settled = _settle(board)
+    dislodgers = _dislodgers(board, settled)
+    results = tuple(
+        [
+            _result(board, order, outcome, settled, dislodgers)
+            if isinstance(outcome, str)
+            else order_result(order, False, outcome)
+            for order, outcome in checked
+        ]
+    )
+    units, dislodged = _new_units(board, settled, dislodgers)
+    contested = _standoffs(board, units, settled.__getitem__)
+    return MovementResult(
+        results=results,
+        units=units,
+        dislodged=dislodged,
+        contested=contested,
+        position=after_movement(map, position, units, dislodged, contested, seasons=seasons),
+    )
+
+
+def _check(
+    map: Map, position: Position, orders: Mapping[Unit, MovementOrder]
+) -> tuple[Checked, dict[str, MovementOrder]]:
+    """Each order with its unit's province if legal (a list: no order is hashed), and the legal
+    orders by province. The first order given for a unit stands."""
+    index = map_index(map)
+    checked: Checked = []
     legal: dict[str, MovementOrder] = {}
     for order in orders.values():
         outcome = check_order(index, position, order)
@@ -57,34 +88,30 @@ def resolve_movement(
             continue
         province = index.locations[outcome.unit.location]
         if province in legal:
-            checked.append((order, _DUPLICATE))  # the first order given for a unit stands
+            checked.append((order, _DUPLICATE))
         else:
             legal[province] = outcome
             checked.append((order, province))
-    board = make_board(map, position.units, legal)
-    deciders = {province: _DECIDERS[type(order)] for province, order in board.orders.items()}
+    return checked, legal
+
+
+def _settle(board: Board) -> Mapping[str, bool]:
+    """Every decision, settled. A hold, support or convoy nobody moves against decides itself."""
+    orders = board.orders
 
     def adjudicate(province: str, resolve: Resolve) -> bool:  # the rule of the province's order
-        return deciders[province](board, province, resolve)
+        return _DECIDERS[type(orders[province])](board, province, resolve)
 
-    resolve = Resolver(adjudicate, partial(_backup_rule, board)).resolve
-    for province in sorted(board.orders):
-        resolve(province)
-    results = tuple(
-        _result(board, order, outcome, resolve)
-        if isinstance(outcome, str)
-        else OrderResult(order, False, outcome)
-        for order, outcome in checked
-    )
-    units, dislodged = _new_units(board, resolve)
-    contested = _standoffs(board, units, resolve)
-    return MovementResult(
-        results=results,
-        units=units,
-        dislodged=dislodged,
-        contested=contested,
-        position=after_movement(map, position, units, dislodged, contested, seasons=seasons),
-    )
+    known = {
+        province: province in board.matched if type(order) is Support else True
+        for province, order in orders.items()
+        if province not in board.moves_into and province not in board.targets
+    }
+    fix_routes(board)
+    resolver = Resolver(adjudicate, partial(_backup_rule, board), known)
+    for province in orders:  # board order: the units' order, fixed by the position
+        resolver.resolve(province)
+    return resolver.settled()
 
 
 def _holds(board: Board, province: str, resolve: Resolve) -> bool:
@@ -118,19 +145,40 @@ def _backup_rule(board: Board, cycle: Sequence[str]) -> dict[str, bool]:
     return {p: False for p in cycle if p in armies or isinstance(board.orders[p], Convoy)}
 
 
-def _result(board: Board, ordered: MovementOrder, province: str, resolve: Resolve) -> OrderResult:
+def _dislodgers(board: Board, settled: Mapping[str, bool]) -> dict[str, str]:
+    """Where each dislodged unit stands -> the origin of the move that dislodged it."""
+    dislodgers = {}
+    for province, origins in board.moves_into.items():
+        if province in board.orders and not (province in board.targets and settled[province]):
+            for origin in origins:
+                if settled[origin]:
+                    dislodgers[province] = origin
+                    break
+    return dislodgers
+
+
+def _result(
+    board: Board,
+    ordered: MovementOrder,
+    province: str,
+    settled: Mapping[str, bool],
+    dislodgers: Mapping[str, str],
+) -> OrderResult:
     order = board.orders[province]
     reason: Reason | None
-    if isinstance(order, Move):
-        reason = None if resolve(province) else _why_move_failed(board, province, resolve)
-    elif isinstance(order, Support):
-        reason = _why_support_failed(board, province, resolve)
-    elif isinstance(order, Convoy):
-        reason = _why_convoy_failed(board, province, resolve)
+    if type(order) is Move:
+        if settled[province]:
+            return order_result(ordered, True)
+        reason = _why_move_failed(board, province, settled.__getitem__)
+    elif province in dislodgers:
+        reason = Dislodged(dislodgers[province])
+    elif type(order) is Support:
+        reason = _why_support_failed(board, province, settled.__getitem__)
+    elif type(order) is Convoy:
+        reason = _why_convoy_failed(board, province)
     else:
-        by = dislodger(board, province, resolve)
-        reason = None if by is None else Dislodged(by)
-    return OrderResult(ordered, reason is None, reason)
+        return order_result(ordered, True)
+    return order_result(ordered, reason is None, reason)
 
 
 def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
@@ -154,43 +202,54 @@ def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
 
 
 def _why_support_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
-    by = dislodger(board, province, resolve)
-    if by is not None:
-        return Dislodged(by)
+    """Why a support that was not dislodged failed (None if it did not)."""
     if province not in board.matched:
         return _UNMATCHED
     cut = cutter(board, province, resolve)
     return None if cut is None else SupportCut(cut)
 
 
-def _why_convoy_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
+def _why_convoy_failed(board: Board, province: str) -> Reason | None:
+    """Why a convoy that was not dislodged failed (None if it did not)."""
     order = board.orders[province]
     assert isinstance(order, Convoy)
-    by = dislodger(board, province, resolve)
-    if by is not None:
-        return Dislodged(by)
     if province not in board.convoys.get(order.army, ()):
         return _UNMATCHED
     return _CONVOY_PARADOX if order.army in board.paradox else None
 
 
-def _new_units(board: Board, resolve: Resolve) -> tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...]]:
+def _new_units(
+    board: Board, settled: Mapping[str, bool], dislodgers: Mapping[str, str]
+) -> tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...]]:
     units: list[Unit] = []
     dislodged: list[DislodgedUnit] = []
     for province, order in board.orders.items():
         unit = order.unit
-        if isinstance(order, Move) and resolve(province):
-            units.append(Unit(unit.power, unit.type, order.destination))
-            continue
-        by = dislodger(board, province, resolve)
-        if by is None:
-            units.append(unit)
-        else:
+        if type(order) is Move and settled[province]:
+            units.append(_unit(unit.power, unit.type, order.destination))
+        elif province in dislodgers:
+            by = dislodgers[province]
             dislodged.append(DislodgedUnit(unit, by, via_convoy=by in board.by_convoy))
+        else:
+            units.append(unit)
     return tuple(sorted(units, key=_unit_order)), tuple(sorted(dislodged, key=lambda d: _unit_order(d.unit)))
 
 
 _unit_order = attrgetter("power", "type", "location")  # as ``Unit`` sorts, without its Python-level ``<``
+
+# Units are values: a moved unit is looked up rather than built (building one costs more).
+_UNITS: dict[tuple[str, str, str], Unit] = {}
+_UNITS_KEPT = 20_000
+
+
+def _unit(power: str, type: str, location: str) -> Unit:
+    key = (power, type, location)
+    unit = _UNITS.get(key)
+    if unit is None:
+        if len(_UNITS) >= _UNITS_KEPT:
+            _UNITS.clear()
+        unit = _UNITS[key] = Unit(power, type, location)  # type: ignore[arg-type]
+    return unit
 
 
 def _standoffs(board: Board, units: tuple[Unit, ...], resolve: Resolve) -> frozenset[str]:

@@ -4,7 +4,7 @@ the change of centre ownership at the end of each year's last movement season.""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from engine.diplomacy._board import map_index
@@ -25,26 +25,35 @@ def after_movement(
     *,
     seasons: Sequence[Season] = STANDARD_SEASONS,
 ) -> Position:
+    phase = position.phase
     if dislodged:
-        retreats = replace(position.phase, kind="retreat")
-        return replace(position, phase=retreats, units=units, dislodged=dislodged, contested=contested)
-    return end_of_season(
-        map, replace(position, units=units, dislodged=(), contested=frozenset()), seasons=seasons
-    )
+        retreats = Phase(phase.year, phase.season, "retreat")
+        return Position(retreats, units, dislodged, contested, position.supply_centers)
+    return _next_season(map, phase, units, position.supply_centers, seasons)
 
 
 def end_of_season(map: Map, position: Position, *, seasons: Sequence[Season] = STANDARD_SEASONS) -> Position:
     """The position once a season's movement and retreats are over."""
-    phase = position.phase
-    if position.dislodged or position.contested:
-        position = replace(position, dislodged=(), contested=frozenset())
+    return _next_season(map, position.phase, position.units, position.supply_centers, seasons)
+
+
+def _next_season(
+    map: Map,
+    phase: Phase,
+    units: tuple[Unit, ...],
+    centres: Mapping[str, frozenset[str]],
+    seasons: Sequence[Season],
+) -> Position:
+    """The position of the next phase that needs orders, with these units and centres. Each
+    position is built once: this runs after every movement phase."""
     if phase.season != seasons[-1]:
         following = Phase(phase.year, seasons[seasons.index(phase.season) + 1], "movement")
-        return replace(position, phase=following)
-    settled = update_ownership(map, position)
-    if adjustments_due(map, settled):
-        return replace(settled, phase=Phase(phase.year, "winter", "adjustment"))
-    return replace(settled, phase=Phase(phase.year + 1, seasons[0], "movement"))
+        return Position(following, units, supply_centers=centres)
+    centres = _owned_centres(map, centres, units)
+    adjusting = Position(Phase(phase.year, "winter", "adjustment"), units, supply_centers=centres)
+    if adjustments_due(map, adjusting):
+        return adjusting
+    return Position(Phase(phase.year + 1, seasons[0], "movement"), units, supply_centers=centres)
 
 
 def after_adjustments(position: Position, *, seasons: Sequence[Season] = STANDARD_SEASONS) -> Position:
@@ -53,18 +62,27 @@ def after_adjustments(position: Position, *, seasons: Sequence[Season] = STANDAR
 
 def update_ownership(map: Map, position: Position) -> Position:
     """A centre belongs to the power whose unit stands in it; empty centres keep their owner."""
-    owners = {sc: power for power, scs in position.supply_centers.items() for sc in scs}
-    province_of_location = map_index(map).locations
-    for unit in position.units:
-        province = province_of_location[unit.location]
-        if map.provinces[province].supply_center:
-            owners[province] = unit.power
-    centres: dict[str, set[str]] = {
-        p: set() for p in sorted(set(position.supply_centers) | set(owners.values()))
+    return replace(position, supply_centers=_owned_centres(map, position.supply_centers, position.units))
+
+
+def _owned_centres(
+    map: Map, centres: Mapping[str, frozenset[str]], units: tuple[Unit, ...]
+) -> Mapping[str, frozenset[str]]:
+    """``centres`` as they are once every centre with a unit in it belongs to the unit's power
+    (the same mapping if nothing changes hands)."""
+    centre_at = map_index(map).centre_at
+    taken = {
+        centre: unit.power
+        for unit in units
+        if (centre := centre_at.get(unit.location)) is not None and centre not in centres.get(unit.power, ())
     }
+    if not taken:
+        return centres
+    owners = {sc: power for power, scs in centres.items() for sc in scs} | taken
+    owned: dict[str, set[str]] = {p: set() for p in sorted(set(centres) | set(taken.values()))}
     for sc, owner in owners.items():
-        centres[owner].add(sc)
-    return replace(position, supply_centers={p: frozenset(scs) for p, scs in centres.items()})
+        owned[owner].add(sc)
+    return {p: frozenset(scs) for p, scs in owned.items()}
 
 
 def adjustment_due(map: Map, position: Position, power: str) -> int:
@@ -77,20 +95,22 @@ def adjustment_due(map: Map, position: Position, power: str) -> int:
 
 
 def free_home_centres(map: Map, position: Position, power: str) -> list[str]:
-    occupied = {u.province for u in position.units}
+    occupied = position.by_province
     return sorted(
         sc for sc in position.centres_of(power) if map.provinces[sc].home_of == power and sc not in occupied
     )
 
 
 def adjustments_due(map: Map, position: Position) -> bool:
-    """Whether any power has an ``adjustment_due``: units counted once for all powers."""
-    units = Counter(u.power for u in position.units)
-    for power in position.powers:
-        surplus = len(position.centres_of(power)) - units[power]
-        if surplus < 0 or (surplus > 0 and free_home_centres(map, position, power)):
-            return True
-    return False
+    """Whether any power has an ``adjustment_due``: units counted once for all powers, and free
+    home centres looked for only when no power must disband."""
+    units = Counter([u.power for u in position.units])
+    surplus = {
+        power: len(centres) - units.pop(power, 0) for power, centres in position.supply_centers.items()
+    }
+    if units or any(n < 0 for n in surplus.values()):  # a power with more units than centres
+        return True
+    return any(n > 0 and free_home_centres(map, position, power) for power, n in surplus.items())
 
 
 def solo_winner(position: Position, solo_centers: int) -> str | None:

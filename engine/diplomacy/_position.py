@@ -52,12 +52,18 @@ class Position:
     supply_centers: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def unit_in(self, province: str) -> Unit | None:
-        return self._unit_by_province.get(province)
+        return self.by_province.get(province)
 
     @cached_property
-    def _unit_by_province(self) -> dict[str, Unit]:
+    def by_province(self) -> Mapping[str, Unit]:
+        """The unit in each occupied province (the first listed, should two share one)."""
         # Built on first use; a frozen dataclass keeps it in its ``__dict__``, outside the fields.
-        return {province_of(u.location): u for u in reversed(self.units)}  # the first unit listed wins
+        return {(province_of(loc) if "/" in (loc := u.location) else loc): u for u in reversed(self.units)}
+
+    @cached_property
+    def fleets(self) -> frozenset[str]:
+        """The locations of the fleets."""
+        return frozenset(u.location for u in self.units if u.type == "F")
 
     @cached_property
     def fleets_at(self) -> tuple[str, ...]:

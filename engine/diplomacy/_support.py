@@ -14,18 +14,17 @@ def cutter(board: Board, province: str, resolve: Resolve) -> str | None:
     """The origin of an attack that cuts this support without dislodging it, if any."""
     support = board.orders[province]
     assert isinstance(support, Support)
-    for origin in board.moves_into[province]:
-        attacker = board.orders[origin].unit
-        if attacker.power == support.unit.power or origin == province_of(support.destination or ""):
-            continue
-        if has_route(board, origin, resolve):
+    into = province_of(support.destination or "")
+    supporter = board.power[province]
+    for origin in board.moves_into.get(province, ()):
+        if board.power[origin] != supporter and origin != into and has_route(board, origin, resolve):
             return origin
     return None
 
 
 def dislodger(board: Board, province: str, resolve: Resolve) -> str | None:
     """The origin of the move that dislodges the (non-moving) unit in ``province``, if any."""
-    for origin in board.moves_into[province]:
+    for origin in board.moves_into.get(province, ()):
         if resolve(origin):
             return origin
     return None
