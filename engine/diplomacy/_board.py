@@ -233,7 +233,11 @@ def _backers(
                 continue
         else:
             move = orders.get(supported)
-            if type(move) is not Move or not _same_place(support.destination, move.destination):
+            # The destinations match at province level, and at the coast if the support names one.
+            destination = support.destination
+            if type(move) is not Move or destination != (
+                move.destination if "/" in destination else targets[supported]
+            ):
                 continue
         if supported in backers:
             backers[supported].append(province)
@@ -258,8 +262,3 @@ def _convoys(
     for fleets in convoys.values():
         fleets.sort()
     return convoys
-
-
-def _same_place(supported: str, moved: str) -> bool:
-    """A support's destination matches a move's at province level, and at the coast if it names one."""
-    return supported == moved if "/" in supported else supported == province_of(moved)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from operator import attrgetter
 
 from engine.diplomacy._board import Board, make_board, map_index
 from engine.diplomacy._convoy import convoy_holds, fix_routes, has_route
@@ -18,12 +17,11 @@ from engine.diplomacy._move import (
     move_succeeds,
     prevent_strength,
 )
-from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit
+from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit, moved
 from engine.diplomacy._phases import STANDARD_SEASONS, after_movement
 from engine.diplomacy._position import DislodgedUnit, Position, Season
 from engine.diplomacy._resolver import Resolve, Resolver
 from engine.diplomacy._results import (
-    Bounced,
     ConvoyParadox,
     Dislodged,
     Duplicate,
@@ -34,6 +32,7 @@ from engine.diplomacy._results import (
     Reason,
     SupportCut,
     Unmatched,
+    bounced,
     order_result,
 )
 from engine.diplomacy._support import cutter, dislodger, support_given
@@ -63,7 +62,7 @@ def resolve_movement(
         ]
     )
     units, dislodged = _new_units(board, settled, dislodgers)
-    contested = _standoffs(board, units, settled.__getitem__)
+    contested = _standoffs(board, settled)
     return MovementResult(
         results=results,
         units=units,
@@ -96,22 +95,32 @@ def _check(
 
 
 def _settle(board: Board) -> Mapping[str, bool]:
-    """Every decision, settled. A hold, support or convoy nobody moves against decides itself."""
+    """Every decision, settled."""
     orders = board.orders
 
     def adjudicate(province: str, resolve: Resolve) -> bool:  # the rule of the province's order
         return _DECIDERS[type(orders[province])](board, province, resolve)
 
-    known = {
-        province: province in board.matched if type(order) is Support else True
-        for province, order in orders.items()
-        if province not in board.moves_into and province not in board.targets
-    }
     fix_routes(board)
-    resolver = Resolver(adjudicate, partial(_backup_rule, board), known)
+    resolver = Resolver(adjudicate, partial(_backup_rule, board), _known(board))
     for province in orders:  # board order: the units' order, fixed by the position
         resolver.resolve(province)
     return resolver.settled()
+
+
+def _known(board: Board) -> dict[str, bool]:
+    """The decisions that read no other: a hold, support or convoy nobody moves against (a support
+    is given if it is matched), and a move over land into an empty province nobody else enters."""
+    known = {}
+    moves_into, targets = board.moves_into, board.targets
+    for province, order in board.orders.items():
+        if province in targets:
+            target = targets[province]
+            if target not in board.power and len(moves_into[target]) == 1 and province not in board.by_convoy:
+                known[province] = True
+        elif province not in moves_into:
+            known[province] = province in board.matched if type(order) is Support else True
+    return known
 
 
 def _holds(board: Board, province: str, resolve: Resolve) -> bool:
@@ -195,10 +204,10 @@ def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
             by.append(opponent)
     elif attack <= hold_strength(board, target, resolve):
         by.append(target)
-    by += [
-        o for o in board.moves_into[target] if o != origin and attack <= prevent_strength(board, o, resolve)
-    ]
-    return Bounced(tuple(by))
+    for other in board.moves_into[target]:
+        if other != origin and attack <= prevent_strength(board, other, resolve):
+            by.append(other)
+    return bounced(tuple(by))
 
 
 def _why_support_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
@@ -226,7 +235,7 @@ def _new_units(
     for province, order in board.orders.items():
         unit = order.unit
         if type(order) is Move and settled[province]:
-            units.append(_unit(unit.power, unit.type, order.destination))
+            units.append(moved(unit, order.destination))
         elif province in dislodgers:
             by = dislodgers[province]
             dislodged.append(DislodgedUnit(unit, by, via_convoy=by in board.by_convoy))
@@ -235,32 +244,19 @@ def _new_units(
     return tuple(sorted(units, key=_unit_order)), tuple(sorted(dislodged, key=lambda d: _unit_order(d.unit)))
 
 
-_unit_order = attrgetter("power", "type", "location")  # as ``Unit`` sorts, without its Python-level ``<``
-
-# Units are values: a moved unit is looked up rather than built (building one costs more).
-_UNITS: dict[tuple[str, str, str], Unit] = {}
-_UNITS_KEPT = 20_000
+def _unit_order(unit: Unit) -> tuple[str, str, str]:
+    """How ``Unit`` sorts, without its Python-level ``<`` (a lambda beats ``attrgetter`` here)."""
+    return (unit.power, unit.type, unit.location)
 
 
-def _unit(power: str, type: str, location: str) -> Unit:
-    key = (power, type, location)
-    unit = _UNITS.get(key)
-    if unit is None:
-        if len(_UNITS) >= _UNITS_KEPT:
-            _UNITS.clear()
-        unit = _UNITS[key] = Unit(power, type, location)  # type: ignore[arg-type]
-    return unit
-
-
-def _standoffs(board: Board, units: tuple[Unit, ...], resolve: Resolve) -> frozenset[str]:
+def _standoffs(board: Board, settled: Mapping[str, bool]) -> frozenset[str]:
     """Provinces left empty although two or more units tried to enter them."""
-    contenders = [target for target, origins in board.moves_into.items() if len(origins) >= 2]
-    if not contenders:
-        return frozenset()
-    occupied = {board.index.locations[u.location] for u in units}
-    return frozenset(
-        target
-        for target in contenders
-        if target not in occupied
-        and sum(1 for o in board.moves_into[target] if has_route(board, o, resolve)) >= 2
-    )
+    standoffs = []
+    for target, origins in board.moves_into.items():
+        if len(origins) < 2 or any(settled[o] for o in origins):
+            continue  # one attacker at most, or one got in
+        if target in board.orders and not (target in board.targets and settled[target]):
+            continue  # its own unit stayed
+        if sum(1 for o in origins if has_route(board, o, settled.__getitem__)) >= 2:
+            standoffs.append(target)
+    return frozenset(standoffs)

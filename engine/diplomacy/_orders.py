@@ -28,6 +28,20 @@ class Unit:
         return f"{self.type} {self.location}"
 
 
+# A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, at twice the
+# cost of setting the slot; a movement phase moves many units, so it makes them with ``moved``.
+_set_power, _set_type, _set_location = (vars(Unit)[f].__set__ for f in Unit.__slots__)
+
+
+def moved(unit: Unit, location: str) -> Unit:
+    """``Unit(unit.power, unit.type, location)``."""
+    new: Unit = object.__new__(Unit)
+    _set_power(new, unit.power)
+    _set_type(new, unit.type)
+    _set_location(new, location)
+    return new
+
+
 @dataclass(frozen=True, slots=True)
 class Hold:
     unit: Unit

@@ -99,6 +99,16 @@ def order_result(order: Order, succeeded: bool, reason: Reason | None = None) ->
     return result
 
 
+_set_by = vars(Bounced)["by"].__set__
+
+
+def bounced(by: tuple[str, ...]) -> Bounced:
+    """``Bounced(by)``, made as ``order_result`` is."""
+    reason: Bounced = _new(Bounced)
+    _set_by(reason, by)
+    return reason
+
+
 @dataclass(frozen=True, slots=True)
 class MovementResult:
     """``position`` is the board after the phase, already at the next phase that needs orders."""

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from engine.diplomacy._board import Board
 from engine.diplomacy._convoy import has_route
-from engine.diplomacy._orders import Support, province_of
+from engine.diplomacy._orders import Support
 from engine.diplomacy._resolver import Resolve
 
 
 def cutter(board: Board, province: str, resolve: Resolve) -> str | None:
-    """The origin of an attack that cuts this support without dislodging it, if any."""
+    """The origin of an attack that cuts this (matched) support without dislodging it, if any."""
     support = board.orders[province]
     assert isinstance(support, Support)
-    into = province_of(support.destination or "")
+    into = board.targets.get(support.supported)  # where the supported unit moves, if it does
     supporter = board.power[province]
     for origin in board.moves_into.get(province, ()):
         if board.power[origin] != supporter and origin != into and has_route(board, origin, resolve):
