@@ -21,7 +21,9 @@ from engine.diplomacy import (
     RetreatOrder,
     Support,
     Unit,
+    adjudicate_movement,
     adjustment_due,
+    check_movement_orders,
     free_home_centres,
     resolve_adjustments,
     resolve_movement,
@@ -112,13 +114,18 @@ def play_one_quiet_phase(position: Position) -> Position:
     return resolve_adjustments(MAP, position, []).position
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=8))
-def test_resolution_is_deterministic_and_order_independent(rng: random.Random, phases: int) -> None:
+def movement_phase(rng: random.Random, phases: int) -> tuple[Position, dict[Unit, MovementOrder]]:
+    """A movement phase reached by random play, and random orders for it."""
     position = play(rng, phases)
     while position.phase.kind != "movement":
         position = play_one_quiet_phase(position)
-    orders = random_orders(rng, position)
+    return position, random_orders(rng, position)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=8))
+def test_resolution_is_deterministic_and_order_independent(rng: random.Random, phases: int) -> None:
+    position, orders = movement_phase(rng, phases)
     first = resolve_movement(MAP, position, orders)
     shuffled = list(orders.items())
     rng.shuffle(shuffled)
@@ -128,6 +135,15 @@ def test_resolution_is_deterministic_and_order_independent(rng: random.Random, p
     assert first.contested == second.contested
     assert first.position == second.position
     assert sorted(map(repr, first.results)) == sorted(map(repr, second.results))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=8))
+def test_checking_then_adjudicating_is_resolving(rng: random.Random, phases: int) -> None:
+    position, orders = movement_phase(rng, phases)
+    checked = check_movement_orders(MAP, position, orders)
+    assert [order for order, _ in checked.outcomes] == list(orders.values())
+    assert adjudicate_movement(MAP, checked) == resolve_movement(MAP, position, orders)
 
 
 @settings(max_examples=30, deadline=None)

@@ -2,13 +2,15 @@
 
 Resolve a phase with ``resolve_movement``, ``resolve_retreats`` or ``resolve_adjustments``; each
 returns the result of every order and the position at the next phase that needs orders (phases
-nobody has to order for are skipped, centres change hands after the last movement season)."""
+nobody has to order for are skipped, centres change hands after the last movement season).
+``resolve_movement`` is ``check_movement_orders`` (legality) then ``adjudicate_movement``."""
 
 from __future__ import annotations
 
 from engine.diplomacy._adjustment import civil_disorder, resolve_adjustments
+from engine.diplomacy._legality import CheckedOrders, check_movement_orders
 from engine.diplomacy._map import Map, Province, ProvinceKind
-from engine.diplomacy._movement import resolve_movement
+from engine.diplomacy._movement import adjudicate_movement, resolve_movement
 from engine.diplomacy._orders import (
     AdjustmentOrder,
     Build,
@@ -62,6 +64,7 @@ __all__ = [
     "AdjustmentResult",
     "Bounced",
     "Build",
+    "CheckedOrders",
     "Convoy",
     "ConvoyParadox",
     "Disband",
@@ -95,7 +98,9 @@ __all__ = [
     "Unmatched",
     "Variant",
     "Waive",
+    "adjudicate_movement",
     "adjustment_due",
+    "check_movement_orders",
     "civil_disorder",
     "find_variant",
     "free_home_centres",

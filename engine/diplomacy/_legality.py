@@ -10,7 +10,8 @@ and the fleets that could convoy an army) is checked each time."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -18,7 +19,7 @@ from engine.diplomacy._board import MapIndex, MoveVerdict, SupportVerdict, map_i
 from engine.diplomacy._map import Map
 from engine.diplomacy._orders import Convoy, Hold, Move, MovementOrder, Support, Unit
 from engine.diplomacy._position import Position
-from engine.diplomacy._results import Illegal
+from engine.diplomacy._results import Duplicate, Illegal
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -30,6 +31,41 @@ _WRONG_TYPE = Illegal("wrong unit type")
 _NO_UNIT_TO_SUPPORT = Illegal("no unit to support")
 _CANNOT_GO = Illegal("supported unit cannot go there")
 _NOT_ADJACENT = Illegal("not adjacent")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedOrders:
+    """A movement phase's orders checked against its position (``check_movement_orders``): each
+    order as given, with its unit's province if it is legal or the reason it is not, and the legal
+    orders (normalised) by province. ``adjudicate_movement`` takes it from there."""
+
+    position: Position
+    outcomes: tuple[tuple[MovementOrder, str | Illegal | Duplicate], ...]
+    legal: Mapping[str, MovementOrder]
+
+
+_DUPLICATE = Duplicate()
+
+
+def check_movement_orders(
+    map: Map, position: Position, orders: Mapping[Unit, MovementOrder]
+) -> CheckedOrders:
+    """Check every order; the first order given for a unit stands, a second is a ``Duplicate``."""
+    index = map_index(map)
+    outcomes: list[tuple[MovementOrder, str | Illegal | Duplicate]] = []  # a list: no order is hashed
+    legal: dict[str, MovementOrder] = {}
+    for order in orders.values():
+        outcome = check_order(index, position, order)
+        if isinstance(outcome, Illegal):
+            outcomes.append((order, outcome))
+            continue
+        province = index.locations[outcome.unit.location]
+        if province in legal:
+            outcomes.append((order, _DUPLICATE))
+        else:
+            legal[province] = outcome
+            outcomes.append((order, province))
+    return CheckedOrders(position, tuple(outcomes), legal)
 
 
 def check_movement_order(map: Map, position: Position, order: MovementOrder) -> MovementOrder | Illegal:

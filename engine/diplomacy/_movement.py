@@ -1,5 +1,6 @@
-"""A movement phase: check the orders, resolve every decision with the generic resolver, then read
-the outcome off the settled decisions (who moved, who was dislodged, where standoffs happened)."""
+"""A movement phase: check the orders (``_legality``), resolve every decision with the generic
+resolver, then read the outcome off the settled decisions (who moved, who was dislodged, where
+standoffs happened)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from functools import partial
 
 from engine.diplomacy._board import Board, make_board, map_index
 from engine.diplomacy._convoy import convoy_holds, fix_routes, has_route
-from engine.diplomacy._legality import check_order
+from engine.diplomacy._legality import CheckedOrders, check_movement_orders
 from engine.diplomacy._map import Map
 from engine.diplomacy._move import (
     attack_strength,
@@ -24,8 +25,6 @@ from engine.diplomacy._resolver import Resolve, Resolver
 from engine.diplomacy._results import (
     ConvoyParadox,
     Dislodged,
-    Duplicate,
-    Illegal,
     MovementResult,
     NoConvoyRoute,
     OrderResult,
@@ -37,8 +36,6 @@ from engine.diplomacy._results import (
 )
 from engine.diplomacy._support import cutter, dislodger, support_given
 
-Checked = list[tuple[MovementOrder, str | Illegal | Duplicate]]  # each order, and its unit's province
-
 
 def resolve_movement(
     map: Map,
@@ -48,9 +45,16 @@ def resolve_movement(
     seasons: Sequence[Season] = STANDARD_SEASONS,
 ) -> MovementResult:
     """Adjudicate one movement phase. Units without a (legal) order hold."""
-    index = map_index(map)
-    checked, legal = _check(map, position, orders)
-    board = make_board(index, map.modifiers, position.units, legal)
+    return adjudicate_movement(map, check_movement_orders(map, position, orders), seasons=seasons)
+
+
+def adjudicate_movement(
+    map: Map, checked: CheckedOrders, *, seasons: Sequence[Season] = STANDARD_SEASONS
+) -> MovementResult:
+    """``resolve_movement`` for orders already checked: the board, every decision, each order's
+    result, and the position at the next phase that needs orders."""
+    position = checked.position
+    board = make_board(map_index(map), map.modifiers, position.units, checked.legal)
     settled = _settle(board)
     dislodgers = _dislodgers(board, settled)
     results = tuple(
@@ -58,7 +62,7 @@ def resolve_movement(
             _result(board, order, outcome, settled, dislodgers)
             if isinstance(outcome, str)
             else order_result(order, False, outcome)
-            for order, outcome in checked
+            for order, outcome in checked.outcomes
         ]
     )
     units, dislodged = _new_units(board, settled, dislodgers)
@@ -70,28 +74,6 @@ def resolve_movement(
         contested=contested,
         position=after_movement(map, position, units, dislodged, contested, seasons=seasons),
     )
-
-
-def _check(
-    map: Map, position: Position, orders: Mapping[Unit, MovementOrder]
-) -> tuple[Checked, dict[str, MovementOrder]]:
-    """Each order with its unit's province if legal (a list: no order is hashed), and the legal
-    orders by province. The first order given for a unit stands."""
-    index = map_index(map)
-    checked: Checked = []
-    legal: dict[str, MovementOrder] = {}
-    for order in orders.values():
-        outcome = check_order(index, position, order)
-        if isinstance(outcome, Illegal):
-            checked.append((order, outcome))
-            continue
-        province = index.locations[outcome.unit.location]
-        if province in legal:
-            checked.append((order, _DUPLICATE))
-        else:
-            legal[province] = outcome
-            checked.append((order, province))
-    return checked, legal
 
 
 def _settle(board: Board) -> Mapping[str, bool]:
@@ -109,16 +91,22 @@ def _settle(board: Board) -> Mapping[str, bool]:
 
 
 def _known(board: Board) -> dict[str, bool]:
-    """The decisions that read no other: a hold, support or convoy nobody moves against (a support
-    is given if it is matched), and a move over land into an empty province nobody else enters."""
+    """The decisions that read no other. No unit dislodges, nor cuts the support of, one of its
+    own power's, so: a hold, support or convoy that no other power moves against stands (a support
+    is given if it is matched); a move into a province where a unit of its power stays fails; and
+    a move over land into an empty province nobody else enters succeeds."""
     known = {}
-    moves_into, targets = board.moves_into, board.targets
+    moves_into, targets, power = board.moves_into, board.targets, board.power
     for province, order in board.orders.items():
         if province in targets:
             target = targets[province]
-            if target not in board.power and len(moves_into[target]) == 1 and province not in board.by_convoy:
-                known[province] = True
-        elif province not in moves_into:
+            occupant = power.get(target)
+            if occupant is None:
+                if len(moves_into[target]) == 1 and province not in board.by_convoy:
+                    known[province] = True
+            elif occupant == power[province] and target not in targets:
+                known[province] = False
+        elif all(power[origin] == power[province] for origin in moves_into.get(province, ())):
             known[province] = province in board.matched if type(order) is Support else True
     return known
 
@@ -137,7 +125,6 @@ _DECIDERS: dict[type, Decider] = {
 }
 
 # Reasons without fields, made once: each costs an object to build.
-_DUPLICATE = Duplicate()
 _NO_CONVOY_ROUTE = NoConvoyRoute()
 _CONVOY_PARADOX = ConvoyParadox()
 _UNMATCHED = Unmatched()

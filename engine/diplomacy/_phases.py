@@ -3,7 +3,6 @@ the change of centre ownership at the end of each year's last movement season.""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -69,7 +68,7 @@ def _owned_centres(
     map: Map, centres: Mapping[str, frozenset[str]], units: tuple[Unit, ...]
 ) -> Mapping[str, frozenset[str]]:
     """``centres`` as they are once every centre with a unit in it belongs to the unit's power
-    (the same mapping if nothing changes hands)."""
+    (the same mapping if nothing changes hands). Every power listed stays listed."""
     centre_at = map_index(map).centre_at
     taken = {
         centre: unit.power
@@ -78,11 +77,13 @@ def _owned_centres(
     }
     if not taken:
         return centres
-    owners = {sc: power for power, scs in centres.items() for sc in scs} | taken
-    owned: dict[str, set[str]] = {p: set() for p in sorted(set(centres) | set(taken.values()))}
-    for sc, owner in owners.items():
-        owned[owner].add(sc)
-    return {p: frozenset(scs) for p, scs in owned.items()}
+    owned = dict(centres)
+    for centre, taker in taken.items():
+        loser = next((p for p, scs in owned.items() if centre in scs), None)
+        if loser is not None:
+            owned[loser] = owned[loser] - {centre}
+        owned[taker] = owned.get(taker, frozenset()) | {centre}
+    return {p: owned[p] for p in sorted(owned)}
 
 
 def adjustment_due(map: Map, position: Position, power: str) -> int:
@@ -104,7 +105,9 @@ def free_home_centres(map: Map, position: Position, power: str) -> list[str]:
 def adjustments_due(map: Map, position: Position) -> bool:
     """Whether any power has an ``adjustment_due``: units counted once for all powers, and free
     home centres looked for only when no power must disband."""
-    units = Counter([u.power for u in position.units])
+    units: dict[str, int] = {}
+    for unit in position.units:  # a plain count: ``Counter`` checks its argument's type at length
+        units[unit.power] = units.get(unit.power, 0) + 1
     surplus = {
         power: len(centres) - units.pop(power, 0) for power, centres in position.supply_centers.items()
     }
