@@ -25,6 +25,8 @@ from engine.diplomacy._resolver import Resolve, Resolver
 from engine.diplomacy._results import (
     ConvoyParadox,
     Dislodged,
+    Duplicate,
+    Illegal,
     MovementResult,
     NoConvoyRoute,
     OrderResult,
@@ -57,14 +59,7 @@ def adjudicate_movement(
     board = make_board(map_index(map), map.modifiers, position.units, checked.legal)
     settled = _settle(board)
     dislodgers = _dislodgers(board, settled)
-    results = tuple(
-        [
-            _result(board, order, outcome, settled, dislodgers)
-            if isinstance(outcome, str)
-            else order_result(order, False, outcome)
-            for order, outcome in checked.outcomes
-        ]
-    )
+    results = _results(board, checked.outcomes, settled, dislodgers)
     units, dislodged = _new_units(board, settled, dislodgers)
     contested = _standoffs(board, settled)
     return MovementResult(
@@ -106,7 +101,9 @@ def _known(board: Board) -> dict[str, bool]:
                     known[province] = True
             elif occupant == power[province] and target not in targets:
                 known[province] = False
-        elif all(power[origin] == power[province] for origin in moves_into.get(province, ())):
+        elif province not in moves_into or all(
+            power[origin] == power[province] for origin in moves_into[province]
+        ):
             known[province] = province in board.matched if type(order) is Support else True
     return known
 
@@ -153,28 +150,32 @@ def _dislodgers(board: Board, settled: Mapping[str, bool]) -> dict[str, str]:
     return dislodgers
 
 
-def _result(
+def _results(
     board: Board,
-    ordered: MovementOrder,
-    province: str,
+    outcomes: Sequence[tuple[MovementOrder, str | Illegal | Duplicate]],
     settled: Mapping[str, bool],
     dislodgers: Mapping[str, str],
-) -> OrderResult:
-    order = board.orders[province]
-    reason: Reason | None
-    if type(order) is Move:
-        if settled[province]:
-            return order_result(ordered, True)
-        reason = _why_move_failed(board, province, settled.__getitem__)
-    elif province in dislodgers:
-        reason = Dislodged(dislodgers[province])
-    elif type(order) is Support:
-        reason = _why_support_failed(board, province, settled.__getitem__)
-    elif type(order) is Convoy:
-        reason = _why_convoy_failed(board, province)
-    else:
-        return order_result(ordered, True)
-    return order_result(ordered, reason is None, reason)
+) -> tuple[OrderResult, ...]:
+    """Each order's result, in the order the orders were given."""
+    orders, resolve = board.orders, settled.__getitem__
+    results = []
+    for ordered, province in outcomes:
+        if not isinstance(province, str):  # illegal, or a second order for the unit
+            results.append(order_result(ordered, False, province))
+            continue
+        order = orders[province]
+        reason: Reason | None = None
+        if type(order) is Move:
+            if not settled[province]:
+                reason = _why_move_failed(board, province, resolve)
+        elif province in dislodgers:
+            reason = Dislodged(dislodgers[province])
+        elif type(order) is Support:
+            reason = _why_support_failed(board, province, resolve)
+        elif type(order) is Convoy:
+            reason = _why_convoy_failed(board, province)
+        results.append(order_result(ordered, reason is None, reason))
+    return tuple(results)
 
 
 def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
