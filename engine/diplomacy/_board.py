@@ -61,11 +61,11 @@ class MapIndex:
         """Can a fleet at ``origin`` reach some coast of ``province``?"""
         return province in self.fleet_reach.get(origin, frozenset())
 
-    def reaches(self, unit: Unit, province: str) -> bool:
-        """Can ``unit`` move to some location of ``province`` (what support needs)?"""
-        if unit.type == "A":  # an army stands on a province, never on a coast
-            return province in self.army_neighbours.get(unit.location, frozenset())
-        return province in self.fleet_reach.get(unit.location, frozenset())
+    def reaches(self, unit_type: str, location: str, province: str) -> bool:
+        """Can a unit of this type at ``location`` move to some location of ``province`` (what
+        support needs)? An army stands on a province, never on a coast."""
+        reach = self.army_neighbours if unit_type == "A" else self.fleet_reach
+        return province in reach.get(location, frozenset())
 
 
 # Maps are frozen but hold dicts, so they cannot key a dict themselves. A variant may copy its map

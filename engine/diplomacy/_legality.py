@@ -190,12 +190,7 @@ def _convoyable(index: MapIndex, position: Position, origin: str, target: str, *
 
 
 def _fleets_at_sea(index: MapIndex, position: Position) -> tuple[str, ...]:
-    return _at_sea(index, position.fleets_at)
-
-
-@lru_cache(maxsize=64)
-def _at_sea(index: MapIndex, fleets: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(loc for loc in fleets if index.kind[index.locations[loc]] == "sea")
+    return tuple(loc for loc in position.fleets_at if index.kind[index.locations[loc]] == "sea")
 
 
 @lru_cache(maxsize=4096)
@@ -251,9 +246,7 @@ def _check_support(index: MapIndex, position: Position, unit: Unit, order: Suppo
         if mover.type == "F":
             if not index.fleet_reaches(mover.location, target):
                 return _CANNOT_GO
-        elif not index.army_adjacent(supported, target) and _army_move_problem(
-            index, position, supported, target, without=index.locations[unit.location]
-        ):
+        elif _army_move_problem(index, position, supported, target, without=index.locations[unit.location]):
             return _CANNOT_GO
     if (
         order.unit.location == unit.location
@@ -277,8 +270,7 @@ def _support_verdict(
             return supported, Illegal("unknown place"), target, None
         if target == supported:
             return supported, Illegal("support to own province"), target, None
-    reach = index.army_neighbours if unit_type == "A" else index.fleet_reach
-    if target not in reach.get(location, ()):
+    if not index.reaches(unit_type, location, target):
         return supported, Illegal("cannot reach"), target, None
     if written_destination is None:
         return supported, None, target, None

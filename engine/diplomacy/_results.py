@@ -83,9 +83,8 @@ class OrderResult:
         return isinstance(self.reason, Illegal)
 
 
-# A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which costs
-# twice what setting the slot does. A movement phase makes one result per order, so it builds them
-# with ``order_result``: the same value, made faster.
+# A movement phase makes one result per order: it builds them by setting the slots, as
+# ``_orders.moved`` does for units (half the cost of the frozen dataclass's ``__init__``).
 _new = object.__new__
 _set_order, _set_succeeded, _set_reason = (vars(OrderResult)[f].__set__ for f in OrderResult.__slots__)
 
