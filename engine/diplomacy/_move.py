@@ -31,10 +31,11 @@ def move_succeeds(board: Board, origin: str, resolve: Resolve) -> bool:
     return True
 
 
-def given(board: Board, province: str, resolve: Resolve) -> int:
-    """How many supports of what the unit in ``province`` does are given."""
+def given(backers: list[str] | None, resolve: Resolve) -> int:
+    """How many of these supports (``board.backers`` of a province) are given. Most units have
+    none, so the callers look them up and this is called only when there are some."""
     count = 0
-    for supporter in board.backers.get(province, ()):
+    for supporter in backers or ():
         if resolve(supporter):
             count += 1
     return count
@@ -49,7 +50,8 @@ def attack_strength(board: Board, origin: str, resolve: Resolve) -> int:
     if defender is None or (
         target in board.targets and origin not in board.opponents and resolve(target)
     ):  # nobody stays to defend the target
-        strength = 1 + given(board, origin, resolve)
+        backers = board.backers.get(origin)
+        strength = 1 + given(backers, resolve) if backers else 1
     elif defender == board.power[origin]:
         return 0
     else:  # supports from the defender's own power do not count against it
@@ -69,14 +71,16 @@ def hold_strength(board: Board, province: str, resolve: Resolve) -> int:
         return 0
     if province in board.immune:  # Star Trek's diplomatic immunity
         return IMMUNE
-    strength = 1 if moving else 1 + given(board, province, resolve)
+    backers = None if moving else board.backers.get(province)
+    strength = 1 + given(backers, resolve) if backers else 1
     return strength - board.rage.get(province, 0)
 
 
 def defend_strength(board: Board, origin: str, resolve: Resolve) -> int:
     if origin in board.immune:
         return IMMUNE
-    return 1 + given(board, origin, resolve) - board.rage.get(origin, 0)
+    backers = board.backers.get(origin)
+    return (1 + given(backers, resolve) if backers else 1) - board.rage.get(origin, 0)
 
 
 def prevent_strength(board: Board, origin: str, resolve: Resolve) -> int:
@@ -85,4 +89,5 @@ def prevent_strength(board: Board, origin: str, resolve: Resolve) -> int:
     opponent = board.opponents.get(origin)
     if opponent is not None and resolve(opponent):
         return 0
-    return 1 + given(board, origin, resolve) + board.rage.get(origin, 0)
+    backers = board.backers.get(origin)
+    return (1 + given(backers, resolve) if backers else 1) + board.rage.get(origin, 0)

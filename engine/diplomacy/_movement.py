@@ -34,7 +34,6 @@ from engine.diplomacy._results import (
     SupportCut,
     Unmatched,
     bounced,
-    order_result,
 )
 from engine.diplomacy._support import cutter, dislodger, support_given
 
@@ -79,9 +78,11 @@ def _settle(board: Board) -> Mapping[str, bool]:
         return _DECIDERS[type(orders[province])](board, province, resolve)
 
     fix_routes(board)
-    resolver = Resolver(adjudicate, partial(_backup_rule, board), _known(board))
+    known = _known(board)
+    resolver = Resolver(adjudicate, partial(_backup_rule, board), known)
     for province in orders:  # board order: the units' order, fixed by the position
-        resolver.resolve(province)
+        if province not in known:  # the resolver adds to ``known`` as it goes
+            resolver.resolve(province)
     return resolver.settled()
 
 
@@ -121,6 +122,9 @@ _DECIDERS: dict[type, Decider] = {
     Hold: _holds,
 }
 
+# ``OrderResult(order, succeeded, reason)`` without the Python-level ``__new__`` of a named tuple.
+_new_tuple = tuple.__new__
+
 # Reasons without fields, made once: each costs an object to build.
 _NO_CONVOY_ROUTE = NoConvoyRoute()
 _CONVOY_PARADOX = ConvoyParadox()
@@ -155,26 +159,36 @@ def _results(
     settled: Mapping[str, bool],
     dislodgers: Mapping[str, str],
 ) -> tuple[OrderResult, ...]:
-    """Each order's result, in the order the orders were given."""
-    orders, resolve = board.orders, settled.__getitem__
+    """Each order's result, in the order the orders were given. A decision that holds is an
+    order that succeeds, except for a convoy (it may have had nobody to carry)."""
+    orders = board.orders
     results = []
     for ordered, province in outcomes:
+        reason: Reason | None
         if not isinstance(province, str):  # illegal, or a second order for the unit
-            results.append(order_result(ordered, False, province))
-            continue
-        order = orders[province]
-        reason: Reason | None = None
-        if type(order) is Move:
-            if not settled[province]:
-                reason = _why_move_failed(board, province, resolve)
-        elif province in dislodgers:
-            reason = Dislodged(dislodgers[province])
-        elif type(order) is Support:
-            reason = _why_support_failed(board, province, resolve)
-        elif type(order) is Convoy:
-            reason = _why_convoy_failed(board, province)
-        results.append(order_result(ordered, reason is None, reason))
+            reason = province
+        elif settled[province] and type(orders[province]) is not Convoy:
+            reason = None
+        else:
+            reason = _why_failed(board, province, settled, dislodgers)
+        results.append(_new_tuple(OrderResult, (ordered, reason is None, reason)))
     return tuple(results)
+
+
+def _why_failed(
+    board: Board, province: str, settled: Mapping[str, bool], dislodgers: Mapping[str, str]
+) -> Reason | None:
+    """Why the order of the unit in ``province`` failed (None if it did not: a convoy may hold)."""
+    order = board.orders[province]
+    if type(order) is Move:
+        return _why_move_failed(board, province, settled.__getitem__)
+    if province in dislodgers:
+        return Dislodged(dislodgers[province])
+    if type(order) is Support:
+        return _why_support_failed(board, province, settled.__getitem__)
+    if type(order) is Convoy:
+        return _why_convoy_failed(board, province)
+    return None
 
 
 def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
@@ -228,12 +242,11 @@ def _new_units(
             dislodged.append(DislodgedUnit(unit, by, via_convoy=by in board.by_convoy))
         else:
             units.append(unit)
-    return tuple(sorted(units, key=_unit_order)), tuple(sorted(dislodged, key=lambda d: _unit_order(d.unit)))
+    return tuple(sorted(units)), tuple(sorted(dislodged, key=_unit_of))
 
 
-def _unit_order(unit: Unit) -> tuple[str, str, str]:
-    """How ``Unit`` sorts, without its Python-level ``<`` (cheaper here than ``attrgetter``)."""
-    return (unit.power, unit.type, unit.location)
+def _unit_of(dislodged: DislodgedUnit) -> Unit:
+    return dislodged.unit
 
 
 def _standoffs(board: Board, settled: Mapping[str, bool]) -> frozenset[str]:

@@ -4,7 +4,7 @@ back to the same value: ``A par - bur``, ``F nth C A lon - bel``, ``F spa/sc - w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 UnitType = Literal["A", "F"]
 
@@ -14,8 +14,10 @@ def province_of(location: str) -> str:
     return location.split("/", 1)[0]
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board. A named tuple, not a dataclass: units are made, hashed and sorted
+    (by power, type, location) in every phase, and a tuple does all three in C."""
+
     power: str
     type: UnitType
     location: str  # a province key, or ``prov/coast`` for a fleet on a split coast
@@ -28,18 +30,12 @@ class Unit:
         return f"{self.type} {self.location}"
 
 
-# A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, at twice the
-# cost of setting the slot; a movement phase moves many units, so it makes them with ``moved``.
-_set_power, _set_type, _set_location = (vars(Unit)[f].__set__ for f in Unit.__slots__)
+_new_tuple = tuple.__new__
 
 
 def moved(unit: Unit, location: str) -> Unit:
-    """``Unit(unit.power, unit.type, location)``."""
-    new: Unit = object.__new__(Unit)
-    _set_power(new, unit.power)
-    _set_type(new, unit.type)
-    _set_location(new, location)
-    return new
+    """``Unit(unit.power, unit.type, location)``, without the call to ``Unit.__new__``."""
+    return _new_tuple(Unit, (unit.power, unit.type, location))
 
 
 @dataclass(frozen=True, slots=True)

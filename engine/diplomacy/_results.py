@@ -4,6 +4,7 @@ frozen record (``Bounced(by=("bur",))``), never a sentence; templates turn reaso
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.diplomacy._orders import Order, Unit
 from engine.diplomacy._position import DislodgedUnit, Position
@@ -72,8 +73,10 @@ Reason = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """What became of one order. A named tuple, not a dataclass: a movement phase makes one per
+    order, and a tuple is made in C."""
+
     order: Order
     succeeded: bool
     reason: Reason | None = None
@@ -83,26 +86,13 @@ class OrderResult:
         return isinstance(self.reason, Illegal)
 
 
-# A movement phase makes one result per order: it builds them by setting the slots, as
-# ``_orders.moved`` does for units (half the cost of the frozen dataclass's ``__init__``).
+# A reason is made by setting its slot: half the cost of a frozen dataclass's ``__init__``.
 _new = object.__new__
-_set_order, _set_succeeded, _set_reason = (vars(OrderResult)[f].__set__ for f in OrderResult.__slots__)
-
-
-def order_result(order: Order, succeeded: bool, reason: Reason | None = None) -> OrderResult:
-    """``OrderResult(order, succeeded, reason)``."""
-    result: OrderResult = _new(OrderResult)
-    _set_order(result, order)
-    _set_succeeded(result, succeeded)
-    _set_reason(result, reason)
-    return result
-
-
 _set_by = vars(Bounced)["by"].__set__
 
 
 def bounced(by: tuple[str, ...]) -> Bounced:
-    """``Bounced(by)``, made as ``order_result`` is."""
+    """``Bounced(by)``."""
     reason: Bounced = _new(Bounced)
     _set_by(reason, by)
     return reason
