@@ -88,24 +88,26 @@ def _settle(board: Board) -> Mapping[str, bool]:
 
 def _known(board: Board) -> dict[str, bool]:
     """The decisions that read no other. No unit dislodges, nor cuts the support of, one of its
-    own power's, so: a hold, support or convoy that no other power moves against stands (a support
-    is given if it is matched); a move into a province where a unit of its power stays fails; and
-    a move over land into an empty province nobody else enters succeeds."""
+    own power's, so: a move into a province where a unit of its power stays fails; a move over
+    land into an empty province nobody else enters succeeds; and a hold, support or convoy that
+    no other power moves against stands (a support is given if it is matched)."""
     known = {}
-    moves_into, targets, power = board.moves_into, board.targets, board.power
+    attacked = set()  # staying units that another power moves against
+    targets, power = board.targets, board.power
+    for origin, target in targets.items():
+        occupant = power.get(target)
+        if occupant is None:
+            if len(board.moves_into[target]) == 1 and origin not in board.by_convoy:
+                known[origin] = True
+        elif target not in targets:
+            if occupant == power[origin]:
+                known[origin] = False
+            else:
+                attacked.add(target)
+    matched = board.matched
     for province, order in board.orders.items():
-        if province in targets:
-            target = targets[province]
-            occupant = power.get(target)
-            if occupant is None:
-                if len(moves_into[target]) == 1 and province not in board.by_convoy:
-                    known[province] = True
-            elif occupant == power[province] and target not in targets:
-                known[province] = False
-        elif province not in moves_into or all(
-            power[origin] == power[province] for origin in moves_into[province]
-        ):
-            known[province] = province in board.matched if type(order) is Support else True
+        if province not in targets and province not in attacked:
+            known[province] = province in matched if type(order) is Support else True
     return known
 
 
