@@ -4,6 +4,7 @@ standoffs happened)."""
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
@@ -57,9 +58,8 @@ def adjudicate_movement(
     position = checked.position
     board = make_board(map_index(map), map.modifiers, position.units, checked.legal)
     settled = _settle(board)
-    dislodgers = _dislodgers(board, settled)
-    results = _results(board, checked.outcomes, settled, dislodgers)
-    units, dislodged = _new_units(board, settled, dislodgers)
+    results = _results(board, checked.outcomes, settled)
+    units, dislodged = _new_units(board, settled)
     contested = _standoffs(board, settled)
     return MovementResult(
         results=results,
@@ -144,22 +144,10 @@ def _backup_rule(board: Board, cycle: Sequence[str]) -> dict[str, bool]:
     return {p: False for p in cycle if p in armies or isinstance(board.orders[p], Convoy)}
 
 
-def _dislodgers(board: Board, settled: Mapping[str, bool]) -> dict[str, str]:
-    """Where each dislodged unit stands -> the origin of the move that dislodged it."""
-    dislodgers = {}
-    for province in board.moves_into:
-        if province in board.orders and not (province in board.targets and settled[province]):
-            by = dislodger(board, province, settled.__getitem__)
-            if by is not None:
-                dislodgers[province] = by
-    return dislodgers
-
-
 def _results(
     board: Board,
     outcomes: Sequence[tuple[MovementOrder, str | Illegal | Duplicate]],
     settled: Mapping[str, bool],
-    dislodgers: Mapping[str, str],
 ) -> tuple[OrderResult, ...]:
     """Each order's result, in the order the orders were given. A decision that holds is an
     order that succeeds, except for a convoy (it may have had nobody to carry)."""
@@ -172,22 +160,21 @@ def _results(
         elif settled[province] and type(orders[province]) is not Convoy:
             reason = None
         else:
-            reason = _why_failed(board, province, settled, dislodgers)
+            reason = _why_failed(board, province, settled.__getitem__)
         results.append(_new_tuple(OrderResult, (ordered, reason is None, reason)))
     return tuple(results)
 
 
-def _why_failed(
-    board: Board, province: str, settled: Mapping[str, bool], dislodgers: Mapping[str, str]
-) -> Reason | None:
+def _why_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
     """Why the order of the unit in ``province`` failed (None if it did not: a convoy may hold)."""
     order = board.orders[province]
     if type(order) is Move:
-        return _why_move_failed(board, province, settled.__getitem__)
-    if province in dislodgers:
-        return Dislodged(dislodgers[province])
+        return _why_move_failed(board, province, resolve)
+    by = dislodger(board, province, resolve) if province in board.moves_into else None
+    if by is not None:
+        return Dislodged(by)
     if type(order) is Support:
-        return _why_support_failed(board, province, settled.__getitem__)
+        return _why_support_failed(board, province, resolve)
     if type(order) is Convoy:
         return _why_convoy_failed(board, province)
     return None
@@ -231,20 +218,27 @@ def _why_convoy_failed(board: Board, province: str) -> Reason | None:
 
 
 def _new_units(
-    board: Board, settled: Mapping[str, bool], dislodgers: Mapping[str, str]
+    board: Board, settled: Mapping[str, bool]
 ) -> tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...]]:
-    units: list[Unit] = []
+    """The units after the phase, sorted, and the units dislodged. Only the moves that succeed
+    change anything: a unit that stays where one arrives is dislodged."""
+    orders, targets = board.orders, board.targets
+    arrived: list[Unit] = []
     dislodged: list[DislodgedUnit] = []
-    for province, order in board.orders.items():
-        unit = order.unit
-        if type(order) is Move and settled[province]:
-            units.append(moved(unit, order.destination))
-        elif province in dislodgers:
-            by = dislodgers[province]
-            dislodged.append(DislodgedUnit(unit, by, via_convoy=by in board.by_convoy))
-        else:
-            units.append(unit)
-    return tuple(sorted(units)), tuple(sorted(dislodged, key=_unit_of))
+    gone = set()  # the provinces of the units that moved or were dislodged
+    for origin, target in targets.items():
+        if settled[origin]:
+            move = orders[origin]
+            assert isinstance(move, Move)
+            arrived.append(moved(move.unit, move.destination))
+            gone.add(origin)
+            if target in orders and not (target in targets and settled[target]):
+                dislodged.append(DislodgedUnit(orders[target].unit, origin, origin in board.by_convoy))
+                gone.add(target)
+    units = [order.unit for province, order in orders.items() if province not in gone]
+    for unit in arrived:  # into the sorted units that stayed: fewer comparisons than a sort
+        insort(units, unit)
+    return tuple(units), tuple(sorted(dislodged, key=_unit_of))
 
 
 def _unit_of(dislodged: DislodgedUnit) -> Unit:
