@@ -183,7 +183,7 @@ def _why_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
 def _why_move_failed(board: Board, origin: str, resolve: Resolve) -> Reason:
     if origin in board.paradox:
         return _CONVOY_PARADOX
-    if not has_route(board, origin, resolve):
+    if origin in board.by_convoy and not has_route(board, origin, resolve):
         return _NO_CONVOY_ROUTE
     target = board.targets[origin]
     attack = attack_strength(board, origin, resolve)

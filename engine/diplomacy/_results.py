@@ -86,15 +86,20 @@ class OrderResult(NamedTuple):
         return isinstance(self.reason, Illegal)
 
 
-# A reason is made by setting its slot: half the cost of a frozen dataclass's ``__init__``.
-_new = object.__new__
-_set_by = vars(Bounced)["by"].__set__
+# Bounces recur (the same provinces stop the same moves), and a reason is a value: each is
+# made once. A map has few enough provinces for the set of them to stay small; the bound is
+# for safety's sake.
+_BOUNCES: dict[tuple[str, ...], Bounced] = {}
+_BOUNCES_KEPT = 4096
 
 
 def bounced(by: tuple[str, ...]) -> Bounced:
     """``Bounced(by)``."""
-    reason: Bounced = _new(Bounced)
-    _set_by(reason, by)
+    reason = _BOUNCES.get(by)
+    if reason is None:
+        if len(_BOUNCES) >= _BOUNCES_KEPT:
+            _BOUNCES.clear()
+        reason = _BOUNCES[by] = Bounced(by)
     return reason
 
 
