@@ -88,12 +88,14 @@ def _settle(board: Board) -> Mapping[str, bool]:
 
 def _known(board: Board) -> dict[str, bool]:
     """The decisions that read no other. No unit dislodges, nor cuts the support of, one of its
-    own power's, so: a move into a province where a unit of its power stays fails; a move over
-    land into an empty province nobody else enters succeeds; and a hold, support or convoy that
-    no other power moves against stands (a support is given if it is matched)."""
+    own power's, so: a move into a province where a unit of its power stays fails; so does a
+    move nobody supports against a unit that stays (strength 1 against at least 1, unless a
+    power is in a rage); a move over land into an empty province nobody else enters succeeds;
+    and a hold, support or convoy that no other power moves against stands (a support is given
+    if it is matched)."""
     known = {}
     attacked = set()  # staying units that another power moves against
-    targets, power = board.targets, board.power
+    targets, power, rage = board.targets, board.power, board.rage
     for origin, target in targets.items():
         occupant = power.get(target)
         if occupant is None:
@@ -102,8 +104,10 @@ def _known(board: Board) -> dict[str, bool]:
         elif target not in targets:
             if occupant == power[origin]:
                 known[origin] = False
-            else:
-                attacked.add(target)
+                continue
+            attacked.add(target)
+            if origin not in board.backers and origin not in rage and target not in rage:
+                known[origin] = False
     matched = board.matched
     for province, order in board.orders.items():
         if province not in targets and province not in attacked:
