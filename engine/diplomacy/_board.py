@@ -147,7 +147,7 @@ def make_board(
 ) -> Board:
     """The board for these units and their legal orders (by province); the others hold. Orders
     are kept in the units' order, which fixes the order of every list below."""
-    locations = index.locations
+    locations, army_neighbours = index.locations, index.army_neighbours
     orders: dict[str, MovementOrder] = {}
     power: dict[str, str] = {}
     targets: dict[str, str] = {}
@@ -167,7 +167,7 @@ def make_board(
                 moves_into[target] = [province]
             # A move to a province not next to it, or one ordered "via convoy", goes by convoy.
             if unit.type == "A" and (
-                order.via_convoy or target not in index.army_neighbours.get(province, ())
+                order.via_convoy or target not in army_neighbours.get(province, ())
             ):
                 convoyed.add(province)
         elif type(order) is Support:
@@ -177,7 +177,7 @@ def make_board(
     if convoy_orders:
         convoyed |= _own_convoys(orders, targets, convoy_orders)
     by_convoy = frozenset(convoyed)
-    backers = _backers(orders, targets, supports)
+    backers, matched = _backers(orders, targets, supports)
     return Board(
         index=index,
         orders=orders,
@@ -185,14 +185,14 @@ def make_board(
         targets=targets,
         moves_into=moves_into,
         backers=backers,
-        matched=frozenset(s for supporters in backers.values() for s in supporters),
+        matched=matched,
         by_convoy=by_convoy,
         opponents={
             origin: target
             for origin, target in targets.items()
             if targets.get(target) == origin and origin not in by_convoy and target not in by_convoy
         },
-        convoys=_convoys(orders, targets, by_convoy, convoy_orders),
+        convoys=_convoys(orders, targets, by_convoy, convoy_orders) if by_convoy else {},
         immune=modifiers.immune,
         rage={p: 1 for p, owner in power.items() if owner in modifiers.raging} if modifiers.raging else {},
     )
@@ -220,10 +220,12 @@ def _own_convoys(
 
 def _backers(
     orders: Mapping[str, MovementOrder], targets: Mapping[str, str], supports: list[str]
-) -> dict[str, list[str]]:
-    """The supporters of each move and of each unit not moving, in board order. A support to hold
-    counts for any unit that does not move; a support to move only for that very move."""
+) -> tuple[dict[str, list[str]], frozenset[str]]:
+    """The supporters of each move and of each unit not moving, in board order, and the supports
+    so matched. A support to hold counts for any unit that does not move; a support to move only
+    for that very move."""
     backers: dict[str, list[str]] = {}
+    matched = []
     for province in supports:
         support = orders[province]
         assert isinstance(support, Support)
@@ -243,7 +245,8 @@ def _backers(
             backers[supported].append(province)
         else:
             backers[supported] = [province]
-    return backers
+        matched.append(province)
+    return backers, frozenset(matched)
 
 
 def _convoys(
