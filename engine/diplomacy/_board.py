@@ -166,9 +166,7 @@ def make_board(
             else:
                 moves_into[target] = [province]
             # A move to a province not next to it, or one ordered "via convoy", goes by convoy.
-            if unit.type == "A" and (
-                order.via_convoy or target not in army_neighbours.get(province, ())
-            ):
+            if unit.type == "A" and (order.via_convoy or target not in army_neighbours.get(province, ())):
                 convoyed.add(province)
         elif type(order) is Support:
             supports.append(province)
