@@ -31,11 +31,11 @@ def move_succeeds(board: Board, origin: str, resolve: Resolve) -> bool:
     return True
 
 
-def given(backers: list[str] | None, resolve: Resolve) -> int:
+def given(backers: list[str], resolve: Resolve) -> int:
     """How many of these supports (``board.backers`` of a province) are given. Most units have
-    none, so the callers look them up and this is called only when there are some."""
+    none, so the callers look them up and call this only when there are some."""
     count = 0
-    for supporter in backers or ():
+    for supporter in backers:
         if resolve(supporter):
             count += 1
     return count

@@ -174,7 +174,7 @@ def _why_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
     order = board.orders[province]
     if type(order) is Move:
         return _why_move_failed(board, province, resolve)
-    by = dislodger(board, province, resolve) if province in board.moves_into else None
+    by = dislodger(board, province, resolve)
     if by is not None:
         return Dislodged(by)
     if type(order) is Support:
@@ -236,13 +236,18 @@ def _new_units(
             assert isinstance(move, Move)
             arrived.append(moved(move.unit, move.destination))
             gone.add(origin)
-            if target in orders and not (target in targets and settled[target]):
+            if _stays(board, settled, target):
                 dislodged.append(DislodgedUnit(orders[target].unit, origin, origin in board.by_convoy))
                 gone.add(target)
     units = [order.unit for province, order in orders.items() if province not in gone]
     for unit in arrived:  # into the sorted units that stayed: fewer comparisons than a sort
         insort(units, unit)
     return tuple(units), tuple(sorted(dislodged, key=_unit_of))
+
+
+def _stays(board: Board, settled: Mapping[str, bool], province: str) -> bool:
+    """Whether a unit stands in ``province`` and does not move away."""
+    return province in board.orders and not (province in board.targets and settled[province])
 
 
 def _unit_of(dislodged: DislodgedUnit) -> Unit:
@@ -255,7 +260,7 @@ def _standoffs(board: Board, settled: Mapping[str, bool]) -> frozenset[str]:
     for target, origins in board.moves_into.items():
         if len(origins) < 2 or any(settled[o] for o in origins):
             continue  # one attacker at most, or one got in
-        if target in board.orders and not (target in board.targets and settled[target]):
+        if _stays(board, settled, target):
             continue  # its own unit stayed
         if sum(1 for o in origins if has_route(board, o, settled.__getitem__)) >= 2:
             standoffs.append(target)
