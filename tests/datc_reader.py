@@ -1,6 +1,7 @@
-"""Reads the DATC case files in tests/data/datc/ (godip-style ``CASE ... END`` blocks) and the
-strict order notation they use: ``A vie - tyr``, ``A lon - bel VIA``, ``F nth C A lon - bel``,
-``A tyr S A ven - tri``, ``A tyr S A vie``, ``F nth H``, ``F tri R alb``, ``A par D``, ``A ber B``."""
+"""Reads the DATC case files in tests/data/datc/ (godip-style ``CASE ... END`` blocks). Their orders
+(``A vie - tyr``, ``A lon - bel VIA``, ``F nth C A lon - bel``, ``F por S F mao - spa/nc``...) go
+through the same text reader as players' mail and ``courier resolve`` (``read_orders``), so a reader
+that loses part of an order (a support's coast, say) fails the DATC."""
 
 from __future__ import annotations
 
@@ -10,36 +11,21 @@ from pathlib import Path
 from typing import cast
 
 from engine.diplomacy import (
-    Build,
-    Convoy,
-    Disband,
+    STANDARD,
     DislodgedUnit,
-    Hold,
-    Move,
     Order,
     Phase,
     PhaseKind,
-    Retreat,
+    Position,
     Season,
-    Support,
     Unit,
     UnitType,
+    read_orders,
 )
 
 DATA = Path(__file__).parent / "data" / "datc"
 START = Phase(1901, "spring", "movement")
-_LOC = r"[a-z]{3}(?:/[a-z]{2})?"
-_UNIT = rf"([AF]) ({_LOC})"
-_ORDER_FORMS: list[tuple[str, str]] = [
-    ("move", rf"{_UNIT} - ({_LOC})( VIA)?"),
-    ("convoy", rf"{_UNIT} C A ({_LOC}) - ({_LOC})"),
-    ("support_move", rf"{_UNIT} S ([AF]) ({_LOC}) - ({_LOC})"),
-    ("support_hold", rf"{_UNIT} S ([AF]) ({_LOC})"),
-    ("hold", rf"{_UNIT} H"),
-    ("retreat", rf"{_UNIT} R ({_LOC})"),
-    ("disband", rf"{_UNIT} D"),
-    ("build", rf"{_UNIT} B"),
-]
+_UNIT = r"([AF]) ([a-z]{3}(?:/[a-z]{2})?)"
 
 
 @dataclass
@@ -73,9 +59,10 @@ class Case:
             centres[power] = frozenset(provinces.split())
         return centres
 
-    def orders(self) -> list[tuple[str, Order]]:
-        """(the order's text as written, the order)."""
-        return [(line, parse_order(line)) for line in self.lines("ORDERS")]
+    def orders(self, position: Position) -> list[tuple[str, Order | None]]:
+        """(the order's text as written, the order as the text reader reads it against
+        ``position``, or ``None`` when the reader refuses it as illegal)."""
+        return [(line, read_order(line, position)) for line in self.lines("ORDERS")]
 
     def expected_results(self) -> list[tuple[str, str]]:
         """(order text, "succeeds" | "fails" | "illegal") for the orders the DATC rules on."""
@@ -90,30 +77,13 @@ def parse_unit(text: str) -> Unit:
     return Unit(power, cast(UnitType, match[1]), match[2])
 
 
-def parse_order(text: str) -> Order:
+def read_order(text: str, position: Position) -> Order | None:
+    """One ``Power: order`` line read by the reader mail and ``courier resolve`` use, or ``None``
+    when it refuses the line."""
     power, _, rest = text.partition(": ")
-    for kind, pattern in _ORDER_FORMS:
-        match = re.fullmatch(pattern, rest)
-        if match is None:
-            continue
-        g = match.groups()
-        unit = Unit(power, cast(UnitType, g[0]), g[1])
-        if kind == "move":
-            return Move(unit, g[2], via_convoy=g[3] is not None)
-        if kind == "convoy":
-            return Convoy(unit, g[2], g[3])
-        if kind == "support_move":
-            return Support(unit, g[3], g[4], cast(UnitType, g[2]))
-        if kind == "support_hold":
-            return Support(unit, g[3], None, cast(UnitType, g[2]))
-        if kind == "hold":
-            return Hold(unit)
-        if kind == "retreat":
-            return Retreat(unit, g[2])
-        if kind == "disband":
-            return Disband(unit)
-        return Build(power, unit.type, unit.location)
-    raise ValueError(f"bad order: {text!r}")
+    orders, refused = read_orders(STANDARD, position, {power: [rest]})
+    assert len(orders) + len(refused) == 1, text
+    return orders[0] if orders else None
 
 
 def read_cases(path: Path) -> list[Case]:

@@ -139,3 +139,35 @@ def test_python_dash_m_courier_shows_help() -> None:
     assert done.returncode == 0
     for command in ("tick", "demo", "status", "resolve", "replay", "init"):
         assert command in done.stdout
+
+
+def _datc_request(units: list[str], orders: dict[str, list[str]]) -> str:
+    placed = [dict(zip(("power", "type", "location"), u.split(), strict=True)) for u in units]
+    phase = {"season": "spring", "year": 1901, "kind": "movement"}
+    return json.dumps({"phase": phase, "units": placed, "orders": orders})
+
+
+def test_resolve_diplomacy_keeps_a_supports_coast() -> None:
+    """DATC 6.B.9 (the support names the wrong coast: void) and 6.B.4 (a coast the supporter cannot
+    reach: valid), as JSON Lines through ``courier resolve diplomacy``."""
+    wrong_coast = _datc_request(
+        ["France F mao", "France F por", "Italy F lyo", "Italy F wes"],
+        {
+            "France": ["F por S F mao - spa/nc", "F mao - spa/sc"],
+            "Italy": ["F lyo S F wes - spa/sc", "F wes - spa/sc"],
+        },
+    )
+    unreachable_coast = _datc_request(
+        ["France F gas", "France F mar", "Italy F wes"],
+        {"France": ["F gas - spa/nc", "F mar S F gas - spa/nc"], "Italy": ["F wes - spa/sc"]},
+    )
+    done = courier("resolve", "diplomacy", stdin=f"{wrong_coast}\n{unreachable_coast}\n")
+    assert done.returncode == 0, done.stderr
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    results = {r["order"]: r["result"] for r in first["order_results"]}
+    assert results["F por S F mao - spa/nc"] == "fails"  # echoed with its coast, and void
+    assert results["F wes - spa/sc"] == "succeeds"
+    assert {"power": "Italy", "type": "F", "location": "spa/sc"} in first["units"]
+    results = {r["order"]: r["result"] for r in second["order_results"]}
+    assert results["F gas - spa/nc"] == "succeeds"
+    assert results["F wes - spa/sc"] == "fails"

@@ -74,7 +74,7 @@ def _check(case: Case, arrange: Arrange) -> None:
         contested=case.contested("PRESTATE_CONTESTED"),
         supply_centers=case.supply_centers(),
     )
-    orders = case.orders()
+    orders = case.orders(position)
     units, dislodged, contested, verdicts = _adjudicate(position, [order for _, order in orders])
     results = [(text, verdict) for (text, _), verdict in zip(orders, verdicts, strict=True)]
     actual: dict[str, object] = {
@@ -107,13 +107,12 @@ def _expected_results(stated: list[tuple[str, str]], actual: list[tuple[str, str
 
 
 def _adjudicate(
-    position: Position, orders: Sequence[Order]
+    position: Position, orders: Sequence[Order | None]
 ) -> tuple[tuple[Unit, ...], list[tuple[Unit, str]], frozenset[str], list[str]]:
-    """Adjudicate the phase; orders of the wrong kind for the phase are rejected on input, as the
-    order parser would."""
+    """Adjudicate the phase; the orders the text reader refused (``None``) are illegal."""
     kind = position.phase.kind
-    fits = [_fits(kind, order) for order in orders]
-    valid = [order for order, ok in zip(orders, fits, strict=True) if ok]
+    fits = [order is not None and _fits(kind, order) for order in orders]
+    valid = [order for order, ok in zip(orders, fits, strict=True) if ok and order is not None]
     results: list[OrderResult]
     if kind == "movement":
         moves: dict[Unit, MovementOrder] = {

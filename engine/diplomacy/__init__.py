@@ -8,6 +8,7 @@ nobody has to order for are skipped, centres change hands after the last movemen
 from __future__ import annotations
 
 from engine.diplomacy._adjustment import civil_disorder, resolve_adjustments
+from engine.diplomacy._json import read_orders
 from engine.diplomacy._legality import CheckedOrders, check_movement_orders
 from engine.diplomacy._map import Map, Province, ProvinceKind
 from engine.diplomacy._movement import adjudicate_movement, resolve_movement
@@ -106,6 +107,7 @@ __all__ = [
     "free_home_centres",
     "make_position",
     "province_of",
+    "read_orders",
     "resolve_adjustments",
     "resolve_movement",
     "resolve_retreats",

@@ -368,9 +368,18 @@ def _legal(parsed: ParsedOrder, pos: _Position) -> Order:
         return Retreat(unit, _destination(unit, parsed, pos))
     assert parsed.other is not None  # the syntax layer always reads one for support and convoy
     if parsed.kind == "support":
-        destination = province_of(parsed.destination) if parsed.destination else None
-        return Support(unit, province_of(parsed.other), destination, parsed.other_type)
+        return Support(unit, province_of(parsed.other), _support_target(parsed, pos), parsed.other_type)
     return _convoy(unit, parsed)
+
+
+def _support_target(parsed: ParsedOrder, pos: _Position) -> str | None:
+    """Where a supported move goes. A coast written for a fleet's move stays, for it must match the
+    move's coast (DATC 6.B.9); an army has no coast, so one written for it is dropped."""
+    if parsed.destination is None:
+        return None
+    supported = pos.units.get(province_of(parsed.other or ""))
+    fleet = (supported.type if supported else parsed.other_type) == "F"
+    return parsed.destination if fleet else province_of(parsed.destination)
 
 
 def _own_unit(parsed: ParsedOrder, pos: _Position) -> Unit:
