@@ -112,11 +112,12 @@ def test_a_later_plan_replaces_the_earlier_and_moves_to_the_back_of_the_order(tm
     write(t, "Al", "R: Abbavilla, 3")
     write(t, "Bea", "R: Downer, 3")
     t.tick(at(0, 9))
-    write(t, "Al", "R: Abbavilla, 4\nhello there")
+    write(t, "Al", "R: Abbavilla, 4\nhello there\nR: Abavilla")
     t.tick(at(0, 10))
     receipt = last_text(t, "Al")
     assert "number 2 in submission order" in receipt and "1. R: Abbavilla, 4" in receipt
-    assert "“hello there”: this is not an action" in receipt
+    assert "hello there" not in receipt  # no order attempt: skipped silently (issue 13)
+    assert "“R: Abavilla”" in receipt  # an order attempt: quoted
     t.tick(at(0, 20, 5))
     report = last_text(t, "Al")
     assert "Plan 1: Beatria" in report and "Plan 2: Alvania" in report

@@ -29,6 +29,7 @@ from engine.diplomacy._orders import (
     Waive,
     province_of,
 )
+from engine.diplomacy._parse import order_vocabulary
 from engine.diplomacy._phases import adjustment_due, free_home_centres, solo_winner, update_ownership
 from engine.diplomacy._position import (
     DislodgedUnit,
@@ -106,6 +107,7 @@ __all__ = [
     "find_variant",
     "free_home_centres",
     "make_position",
+    "order_vocabulary",
     "province_of",
     "read_orders",
     "resolve_adjustments",

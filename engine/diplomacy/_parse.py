@@ -32,6 +32,7 @@ from engine.diplomacy._orders import (
     province_of,
 )
 from engine.diplomacy._position import PhaseKind
+from engine.reading import Vocabulary
 
 OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive"]
 
@@ -287,6 +288,15 @@ def _syntax(text: str, map: Map, names: Names) -> ParsedOrder | LineError:
     if reader.problems:
         return LineError(line, "; ".join(reader.problems), str(order))
     return order
+
+
+def order_vocabulary(map: Map, *, verbs: Iterable[str] = (), words: Iterable[str] = ()) -> Vocabulary:
+    """The words of orders on ``map`` for the forgiving reader (``engine.reading``): the full order
+    words (not ``S`` or ``-``, which are not words of a sentence), every province's spellings, and
+    the unit types, plus a variant's own ``verbs`` and ``words``."""
+    full = {w for w in _VERBS - _MOVE if len(w) > 2} | {"move", "moves", "draw"}
+    signs = {"-", "->", "=>", "→", *(w for w in _VERBS if len(w) == 1)}
+    return Vocabulary.of(full | set(verbs), Names.of(map).spellings, words={*_TYPES, *words}, signs=signs)
 
 
 def parse_order_syntax(text: str, map: Map) -> ParsedOrder | LineError:

@@ -13,12 +13,13 @@ from engine.core import Event, Outcome, Phase, Resolution, Submission
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
-from engine.diplomacy._parse import parse_orders
+from engine.diplomacy._parse import order_vocabulary, parse_orders
 from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
 from engine.diplomacy._resolve_phase import resolve_phase
 from engine.diplomacy._results import Illegal
 from engine.diplomacy._variant import Variant, find_variant
+from engine.reading import Vocabulary, forgiving
 
 DRAW = "draw"
 DRAW_WORDS = frozenset({"draw", "vote draw", "draw yes", "propose draw", "i vote for a draw"})
@@ -93,6 +94,10 @@ class Diplomacy:
 
     # --- orders -------------------------------------------------------------------------------
 
+    def vocabulary(self, state: DiplomacyState) -> Vocabulary:
+        return order_vocabulary(find_variant(state.variant).map)
+
+    @forgiving
     def parse(self, state: DiplomacyState, player: str, text: str) -> Submission:
         variant, position = find_variant(state.variant), state.position
         words = [(line, line.strip().lower().rstrip(".!")) for line in text.splitlines()]

@@ -29,6 +29,7 @@ from engine.monarchs._seats import board_seats, court_seats
 from engine.monarchs._state import JSON, MonarchsState, state_from_json, state_to_json
 from engine.monarchs._text import is_blank, order_form, orders_by_nation, orders_submission, read_orders
 from engine.monarchs._turn import board_ranking, play_turn
+from engine.reading import Vocabulary, forgiving
 
 
 class Monarchs:
@@ -83,6 +84,14 @@ class Monarchs:
 
     # --- orders -------------------------------------------------------------------------------
 
+    def vocabulary(self, state: MonarchsState) -> Vocabulary:
+        """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
+        courtiers = [c.name for c in state.court.courtiers] if state.court else []
+        verbs = ["boost", "move", "moves", "map", "serves", "serve"]
+        names = [*NATIONS, *courtiers, *state.monarchs]
+        return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])
+
+    @forgiving
     def parse(self, state: MonarchsState, player: str, text: str) -> Submission:
         court = state.court
         if court is not None and _guessing(state):

@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.core import Event, LineError, Outcome, Phase, Picture, Resolution, Submission
-from engine.diplomacy import Support, adjustment_due
+from engine.diplomacy import Support, adjustment_due, order_vocabulary
+from engine.reading import Vocabulary, forgiving
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
 from engine.startrek._factions import ABILITIES, FACTIONS, MAP, VARIANT, faction_named, is_alive
@@ -77,6 +78,11 @@ class StarTrek:
 
     # --- orders -----------------------------------------------------------------------------------
 
+    def vocabulary(self, state: StarTrekState) -> Vocabulary:
+        abilities = ["rage", "immunity", "shiar", "bribe", "sabotage", "buy", "freeze", "ally", "alliance"]
+        return order_vocabulary(MAP, verbs=abilities, words=["ship", "ships", "troop", "troops", "t"])
+
+    @forgiving
     def parse(self, state: StarTrekState, player: str, text: str) -> Submission:
         faction = state.factions[player]
         position = state.position

@@ -9,11 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
+from engine.reading import Vocabulary, forgiving
 from engine.talossa._actions import numbered
 from engine.talossa._events import ConquerorJoined
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
-from engine.talossa._parse import read_plan
+from engine.talossa._parse import VERBS, read_plan
 from engine.talossa._random_plan import random_plan
 from engine.talossa._resolve import dice
 from engine.talossa._state import Board, Country, TalossaState
@@ -115,6 +116,14 @@ class Talossa:
 
     # --- plans --------------------------------------------------------------------------------------
 
+    def vocabulary(self, state: TalossaState) -> Vocabulary:
+        """The action words (``Q``, ``conquer``...) and every land's names and the players'."""
+        players = [c.player for c in state.countries]
+        verbs = [v for v in VERBS if len(v) > 1]
+        signs = [*(v for v in VERBS if len(v) == 1), ">>", "->", "=>", "→"]
+        return Vocabulary.of(verbs, [*Board(state).spellings(), *players], signs=signs)
+
+    @forgiving
     def parse(self, state: TalossaState, player: str, text: str) -> Submission:
         actions, errors = read_plan(Board(state), text)
         notes = dry_run(state, player, actions) if actions else []

@@ -8,10 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.reading import Vocabulary, forgiving
 from engine.truce._gifts import apply_gifts
 from engine.truce._json import resolve_request
 from engine.truce._outcome import decide, ledger_rows, order_form
-from engine.truce._parse import parse_orders
+from engine.truce._parse import VERBS, parse_orders
 from engine.truce._resolve import resolve_round
 from engine.truce._state import JSON, MIN_PLAYERS, Player, TruceState, state_from_json, state_to_json
 
@@ -50,8 +51,12 @@ class Truce:
     def awaiting(self, state: TruceState) -> frozenset[str]:
         return frozenset() if state.finished else frozenset(state.names)
 
+    @forgiving
     def parse(self, state: TruceState, player: str, text: str) -> Submission:
         return parse_orders(state, player, text)
+
+    def vocabulary(self, state: TruceState) -> Vocabulary:
+        return Vocabulary.of(VERBS, state.spellings())
 
     def immediate(self, state: TruceState, submission: Submission) -> tuple[TruceState, tuple[Event, ...]]:
         """Gifts take effect on receipt: from the giver's Supply into the receiver's Spoils."""

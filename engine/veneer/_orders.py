@@ -63,6 +63,12 @@ PATTERNS: dict[str, tuple[re.Pattern[str], str]] = {
     ]
 }
 VERBS = tuple(PATTERNS)
+# The words that begin or carry an order in the forms above, for the forgiving reader.
+ORDER_WORDS = (
+    *("choose", "pick", "vote", "buy", "recruit", "purchase", "reassign", "convert", "attack", "veto"),
+    *("intercept", "defend", "lend", "send", "return", "repay", "play", "use", "ally", "alliance"),
+    *("break", "pass"),
+)
 # The order in which one player's lines take effect, whatever order they were written in.
 RANK = {
     verb: i

@@ -8,9 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.reading import Vocabulary, forgiving
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._json import resolve_request
-from engine.veneer._legal import parse_orders
+from engine.veneer._legal import names_of, parse_orders
+from engine.veneer._orders import ORDER_WORDS
 from engine.veneer._phases import awaiting, phase_of
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
@@ -46,6 +48,12 @@ class Veneer:
     def awaiting(self, state: VeneerState) -> frozenset[str]:
         return awaiting(state)
 
+    def vocabulary(self, state: VeneerState) -> Vocabulary:
+        """Every order word of Veneer's forms, and the players', factions' and cards' names."""
+        names = names_of(state)
+        return Vocabulary.of(ORDER_WORDS, [*names.players, *names.factions, *names.cards])
+
+    @forgiving
     def parse(self, state: VeneerState, player: str, text: str) -> Submission:
         return parse_orders(state, player, text)
 

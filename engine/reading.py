@@ -1,0 +1,280 @@
+"""Orders written the way people write them: one forgiving layer over every game's own reader.
+
+A game reads its orders strictly (its ``parse``); this layer looks only at the lines the game could
+not read, and tries each the way a careful human arbiter would, with the game's ``Vocabulary``:
+
+- a line that does not look like an order attempt (no order word or near misspelling of one, no
+  name of a player/province/hex, no number first or right after an order word or a name), or a
+  greeting or sign-off ("Hi all,", "Cheers, Darcy"), is skipped silently;
+- a label is dropped: ``Orders: attack Barney``, ``My order - defend``, ``Orders:`` alone;
+- a short sentence around one order ("I'll support Charles this round") is cut to the order.
+
+A rewritten line counts only when the game reads it alone without error; the receipt then says how
+it was read. Otherwise the original line stays an error, quoting the player's text, with the best
+"did you mean" either reading found. Lines the game reads are never touched, so nothing it accepts
+is read differently."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from engine.core import LineError, Submission, fold
+
+__all__ = ["GREETINGS", "Vocabulary", "forgiving", "read_forgivingly"]
+
+
+# First words of lines that greet or take leave; such a line is skipped unless it holds an order word
+# or a number. Data, so a language is one more word.
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+GREETINGS = _words(
+    """hi hello hey hiya dear greetings morning evening hallo hola salut bonjour ciao hej hei moin
+    servus thanks thank thx ta cheers regards best kind warm yours sincerely love bye goodbye good
+    see cu have enjoy merci danke gracias grazie tack kiitos gruss gruß grüße liebe lieber mfg vg lg
+    br kr"""
+)
+# Words a sentence may end with that are not part of its order: "... this round, please."
+_TAIL = _words(
+    """this that the round turn time phase now please pls thanks thank you then again too also ok
+    okay i think guess suppose hope for me anyway"""
+)
+_JOINS = frozenset({"and", "or", "but", "maybe", "perhaps"})
+_PUNCT = ".,;:!?\"'()[]«»“”‘’…"
+_LABEL = re.compile(r"^(?P<label>[^\W\d_][^:–—]*?)\s*(?::|\s[-–—]+\s|[–—])\s*(?P<rest>.*)$")
+_BULLET = re.compile(r"\s*(?:[-*•]|\d+\s*[.)])\s*")
+_LABEL_WORDS = 5
+_CLOSE = 0.8  # how near a word must be to an order word to count as a misspelling of it
+_MOST_TRIED = 50  # lines rewritten and tried in one mail; the rest stay as the game read them
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one game's orders. All folded (``engine.core.fold``).
+
+    ``verbs``: full order words ("attack", "support"); ``names``: players, provinces, hexes, cards
+    (a name may be several words); ``name_shape``: a regular expression for names with a shape
+    (Monarchs' hexes ``c5``); ``words``: other words an order may start with ("army", "fleet");
+    ``signs``: short marks of an order that are no words of a sentence (``-``, ``S``, ``Q``)."""
+
+    verbs: frozenset[str]
+    names: frozenset[str] = frozenset()
+    name_shape: str | None = None
+    words: frozenset[str] = frozenset()
+    signs: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(
+        cls,
+        verbs: Iterable[str],
+        names: Iterable[str] = (),
+        *,
+        name_shape: str | None = None,
+        words: Iterable[str] = (),
+        signs: Iterable[str] = (),
+    ) -> Vocabulary:
+        return cls(
+            frozenset(fold(v) for v in verbs),
+            frozenset(_key(n) for n in names if _key(n)),
+            name_shape,
+            frozenset(fold(w) for w in words),
+            frozenset(fold(s) for s in signs),
+        )
+
+    def is_verb(self, key: str) -> bool:
+        return key in self.verbs
+
+    def near_verb(self, key: str) -> bool:
+        long = [v for v in self.verbs if len(v) > 2]
+        return key in self.verbs or bool(len(key) > 2 and difflib.get_close_matches(key, long, 1, _CLOSE))
+
+    def names_at(self, keys: list[str], at: int) -> int:
+        """How many words from ``at`` on make a name (0: none)."""
+        for size in range(min(4, len(keys) - at), 0, -1):
+            if " ".join(keys[at : at + size]) in self.names:
+                return size
+        return 1 if self.name_shape and re.fullmatch(self.name_shape, keys[at]) else 0
+
+
+def _key(word: str) -> str:
+    return " ".join(w.strip(_PUNCT) for w in fold(word).split()).strip()
+
+
+@dataclass(frozen=True)
+class _Words:
+    """One line cut into whitespace-separated words, each with its folded key."""
+
+    line: str
+    spans: list[tuple[int, int]]
+    keys: list[str]
+
+    @classmethod
+    def of(cls, line: str) -> _Words:
+        found = list(re.finditer(r"\S+", line))
+        return cls(line, [m.span() for m in found], [_key(m.group()) for m in found])
+
+    def text(self, start: int, end: int) -> str:
+        return self.line[self.spans[start][0] : self.spans[end - 1][1]].strip().rstrip(".!?,;…")
+
+    def meaningful(self, vocabulary: Vocabulary) -> list[int]:
+        """The positions of the words that belong to an order: order words (or near misspellings),
+        names, the game's other order words, numbers first or after one of those."""
+        marks: list[int] = []
+        at = 0
+        while at < len(self.keys):
+            key, named = self.keys[at], vocabulary.names_at(self.keys, at)
+            after_word = bool(marks) and marks[-1] == at - 1
+            number = key.isdigit() and (at == 0 or after_word)
+            starts = (
+                key in vocabulary.words and at + 1 < len(self.keys) and vocabulary.names_at(self.keys, at + 1)
+            )
+            if named or number or starts or key in vocabulary.signs or vocabulary.near_verb(key):
+                marks.extend(range(at, at + max(named, 1)))
+            at += max(named, 1)
+        return marks
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the forgiving layer makes of one line the game could not read."""
+
+    skip: bool = False
+    text: str | None = None  # the order it holds, when that differs from the line
+    problem: LineError | None = None  # why it cannot be taken as it stands
+
+
+def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Reading:
+    """``signed``: the line ends the mail or follows a greeting, where a name alone is a signature."""
+    words = _Words.of(line)
+    marks = words.meaningful(vocabulary)
+    verbs = [words.keys[i] for i in marks if vocabulary.is_verb(words.keys[i])]
+    has_number = any(k.isdigit() for k in words.keys)
+    if not marks or (words.keys and words.keys[0] in GREETINGS and not verbs and not has_number):
+        return _Reading(skip=True)
+    only_names = not any(vocabulary.near_verb(k) for k in words.keys) and len(marks) == len(words.keys)
+    if signed and only_names and not has_number:
+        return _Reading(skip=True)
+    label = _LABEL.match(line)
+    if label and _is_label(label["label"], vocabulary, dashed=":" not in line[: label.start("rest")]):
+        rest = label["rest"].strip()
+        if not rest:
+            return _Reading(skip=True)
+        inner = _reading(rest, vocabulary)
+        if inner.skip:  # "Orders: hmm" is no order, but the line as a whole looked like one
+            return _Reading()
+        return inner if inner.text or inner.problem else _Reading(text=rest.rstrip(".!?,;…"))
+    first, last = marks[0], len(words.keys)
+    while last - 1 > marks[-1] and words.keys[last - 1] in _TAIL:
+        last -= 1
+    if first == 0 and last == len(words.keys):
+        return _Reading()
+    if len(set(verbs)) > 1:
+        second = next(i for i in marks if vocabulary.is_verb(words.keys[i]) and words.keys[i] != verbs[0])
+        while second > first + 1 and words.keys[second - 1] in _TAIL | _JOINS:
+            second -= 1
+        why = f"this line holds more than one order ({', '.join(dict.fromkeys(verbs))}): write one per line"
+        return _Reading(
+            problem=LineError(line.strip(), why, words.text(first, second) if second > first else None)
+        )
+    return _Reading(text=words.text(first, last))
+
+
+def _is_label(label: str, vocabulary: Vocabulary, *, dashed: bool) -> bool:
+    keys = [_key(w) for w in label.split()]
+    if not keys or len(keys) > _LABEL_WORDS or len(label.strip()) < 2:  # "S: +Abbavilla" is an order
+        return False
+    if any(vocabulary.names_at(keys, i) for i in range(len(keys))):
+        return False
+    return not (dashed and any(vocabulary.near_verb(k) for k in keys))
+
+
+def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], Submission]) -> Submission:
+    """``parse(text)``, with the lines it could not read tried again as the module says."""
+    first = parse(text)
+    if not first.errors:
+        return first
+    failed = {e.line for e in first.errors if e.line}
+    kept: list[str] = []
+    taken: dict[str, str] = {}  # the rewritten line → the player's line
+    problems: dict[str, LineError] = {}  # the player's line → the better error
+    notes: list[str] = []
+    tried = 0
+    lines = text.splitlines()
+    last = max((i for i, raw in enumerate(lines) if raw.strip()), default=-1)
+    greeted = False  # the line before was a greeting or sign-off
+    for at, raw in enumerate(lines):
+        line = raw.strip()
+        if not line:
+            kept.append(raw)
+            continue
+        if not _failed(line, failed) or tried >= _MOST_TRIED:
+            kept.append(raw)
+            greeted = False
+            continue
+        reading = _reading(line, vocabulary, signed=greeted or at == last)
+        greeted = reading.skip
+        if reading.skip:
+            continue
+        kept.append(raw)
+        if reading.problem is not None:
+            problems[line] = reading.problem
+        if reading.text is None:
+            continue
+        tried += 1
+        alone = parse(reading.text)
+        if alone.orders and not alone.errors:
+            kept[-1] = reading.text
+            taken[reading.text] = line
+            notes.append(f"Read “{line}” as “{'; '.join(alone.orders)}”.")
+        elif alone.errors and alone.errors[0].suggestion and line not in problems:
+            problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
+    final = parse("\n".join(kept)) if len(kept) != len(lines) or taken else first
+    errors = tuple(_better(e, taken, problems) for e in final.errors)
+    return dataclasses.replace(final, errors=errors, notes=(*final.notes, *notes))
+
+
+def _failed(line: str, failed: set[str]) -> bool:
+    """Whether the game refused ``line``, perhaps quoting it without its bullet or number."""
+    return line in failed or any(
+        line.endswith(bad) and _BULLET.fullmatch(line[: -len(bad)]) for bad in failed
+    )
+
+
+def _better(error: LineError, taken: dict[str, str], problems: dict[str, LineError]) -> LineError:
+    if error.line in taken:  # read alone it was fine; in context it was not: quote the player's line
+        return dataclasses.replace(error, line=taken[error.line])
+    better = problems.get(error.line)
+    if better is not None and (error.suggestion is None or better.reason.startswith("this line holds")):
+        return better
+    return error
+
+
+_Game = TypeVar("_Game")
+_State = TypeVar("_State")
+
+
+def forgiving(
+    parse: Callable[[_Game, _State, str, str], Submission],
+) -> Callable[[_Game, _State, str, str], Submission]:
+    """Decorates a ruleset's ``parse(state, player, text)`` with the forgiving layer, using the
+    ruleset's ``vocabulary(state)``: every game gets it from this one place."""
+
+    @functools.wraps(parse)
+    def parse_forgivingly(self: _Game, state: _State, player: str, text: str) -> Submission:
+        vocabulary: Vocabulary = _vocabulary_of(self, state)
+        return read_forgivingly(text, vocabulary, lambda t: parse(self, state, player, t))
+
+    return parse_forgivingly
+
+
+def _vocabulary_of(game: Any, state: Any) -> Vocabulary:
+    vocabulary = game.vocabulary(state)
+    assert isinstance(vocabulary, Vocabulary)
+    return vocabulary
