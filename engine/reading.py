@@ -131,10 +131,9 @@ class _Words:
         while at < len(self.keys):
             key, named = self.keys[at], vocabulary.names_at(self.keys, at)
             after_word = bool(marks) and marks[-1] == at - 1
-            number = key.isdigit() and (at == 0 or after_word)
-            starts = (
-                key in vocabulary.words and at + 1 < len(self.keys) and vocabulary.names_at(self.keys, at + 1)
-            )
+            before_name = at + 1 < len(self.keys) and vocabulary.names_at(self.keys, at + 1) > 0
+            number = key.isdigit() and (at == 0 or after_word or before_name)
+            starts = key in vocabulary.words and before_name
             if named or number or starts or key in vocabulary.signs or vocabulary.near_verb(key):
                 marks.extend(range(at, at + max(named, 1)))
             at += max(named, 1)
@@ -173,7 +172,8 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
     first, last = marks[0], len(words.keys)
     while last - 1 > marks[-1] and words.keys[last - 1] in _TAIL:
         last -= 1
-    if first == 0 and last == len(words.keys):
+    dropped = words.keys[:first]
+    if (first == 0 and last == len(words.keys)) or _part_of_order(dropped, words.keys[first], vocabulary):
         return _Reading()
     if len(set(verbs)) > 1:
         second = next(i for i in marks if vocabulary.is_verb(words.keys[i]) and words.keys[i] != verbs[0])
@@ -186,12 +186,21 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
     return _Reading(text=words.text(first, last))
 
 
+def _part_of_order(dropped: list[str], first: str, vocabulary: Vocabulary) -> bool:
+    """Whether the words before the first sure word of an order may belong to it (misspelt): when it
+    starts with a sign (``- tellar``) or they hold a unit word (``ship vulcn - tellar``)."""
+    return bool(dropped) and (first in vocabulary.signs or any(w in vocabulary.words for w in dropped))
+
+
 def _is_label(label: str, vocabulary: Vocabulary, *, dashed: bool) -> bool:
     keys = [_key(w) for w in label.split()]
     if not keys or len(keys) > _LABEL_WORDS or len(label.strip()) < 2:  # "S: +Abbavilla" is an order
         return False
-    if any(vocabulary.names_at(keys, i) for i in range(len(keys))):
-        return False
+    if any(
+        vocabulary.names_at(keys, i) or keys[i] in vocabulary.words | vocabulary.signs
+        for i in range(len(keys))
+    ):
+        return False  # "A par - bur", "ship vulcn - tellar": an order, not a label
     return not (dashed and any(vocabulary.near_verb(k) for k in keys))
 
 
@@ -203,7 +212,8 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
     failed = {e.line for e in first.errors if e.line}
     kept: list[str] = []
     taken: dict[str, str] = {}  # the rewritten line → the player's line
-    problems: dict[str, LineError] = {}  # the player's line → the better error
+    problems: dict[str, LineError] = {}  # the player's line → the error of its rewriting
+    ambiguous: dict[str, LineError] = {}  # the player's line → why it holds no one order
     notes: list[str] = []
     tried = 0
     lines = text.splitlines()
@@ -224,19 +234,19 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
             continue
         kept.append(raw)
         if reading.problem is not None:
-            problems[line] = reading.problem
+            ambiguous[line] = reading.problem
         if reading.text is None:
             continue
         tried += 1
         alone = parse(reading.text)
-        if alone.orders and not alone.errors:
+        if not alone.errors:  # ("pass" may be no order at all, and yet read)
             kept[-1] = reading.text
             taken[reading.text] = line
-            notes.append(f"Read “{line}” as “{'; '.join(alone.orders)}”.")
-        elif alone.errors and alone.errors[0].suggestion and line not in problems:
+            notes.append(f"Read “{line}” as “{'; '.join(alone.orders) or reading.text}”.")
+        elif alone.errors and line not in ambiguous:
             problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
     final = parse("\n".join(kept)) if len(kept) != len(lines) or taken else first
-    errors = tuple(_better(e, taken, problems) for e in final.errors)
+    errors = tuple(_better(e, taken, problems, ambiguous) for e in final.errors)
     return dataclasses.replace(final, errors=errors, notes=(*final.notes, *notes))
 
 
@@ -247,13 +257,16 @@ def _failed(line: str, failed: set[str]) -> bool:
     )
 
 
-def _better(error: LineError, taken: dict[str, str], problems: dict[str, LineError]) -> LineError:
+def _better(
+    error: LineError, taken: dict[str, str], problems: dict[str, LineError], ambiguous: dict[str, LineError]
+) -> LineError:
+    """The error to quote: the game's, unless the forgiving reading explains the line better."""
     if error.line in taken:  # read alone it was fine; in context it was not: quote the player's line
         return dataclasses.replace(error, line=taken[error.line])
+    if error.line in ambiguous:
+        return ambiguous[error.line]
     better = problems.get(error.line)
-    if better is not None and (error.suggestion is None or better.reason.startswith("this line holds")):
-        return better
-    return error
+    return better if better is not None and error.suggestion is None else error
 
 
 _Game = TypeVar("_Game")

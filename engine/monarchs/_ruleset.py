@@ -87,7 +87,7 @@ class Monarchs:
     def vocabulary(self, state: MonarchsState) -> Vocabulary:
         """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
         courtiers = [c.name for c in state.court.courtiers] if state.court else []
-        verbs = ["boost", "move", "moves", "map", "serves", "serve"]
+        verbs = ["boost", "hold", "move", "moves", "map", "serves", "serve"]
         names = [*NATIONS, *courtiers, *state.monarchs]
         return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])
 

@@ -1,0 +1,66 @@
+"""One contract, run over every registered game: what the shell and players may count on whatever
+the game. A seventh game is a package, one line in the registry, and its entry in
+tests/data/forgiving.yaml (how its players write orders), and then these tests run for it too."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine import RULESETS, Ruleset
+from engine.reading import Vocabulary
+
+FORGIVING = yaml.safe_load((Path(__file__).parent / "data" / "forgiving.yaml").read_text(encoding="utf-8"))
+GAMES = sorted(RULESETS)
+CASES = [(game, case) for game in GAMES for case in FORGIVING.get(game, {}).get("cases", [])]
+
+
+def _started(game: str) -> tuple[Ruleset, Any, str]:
+    spec = FORGIVING[game]
+    ruleset = RULESETS[game]
+    return ruleset, ruleset.setup(spec["players"], spec["options"], random.Random(1)), spec["writer"]
+
+
+def test_every_game_says_how_its_players_write() -> None:
+    assert set(FORGIVING) == set(RULESETS)
+    for game in GAMES:
+        classes = {case["class"] for case in FORGIVING[game]["cases"]}
+        assert {"greeting", "label", "sentence", "ambiguous"} <= classes, game
+
+
+@pytest.mark.parametrize(("game", "case"), CASES, ids=[f"{g}: {c['text'][:40]}" for g, c in CASES])
+def test_orders_written_the_way_people_write_them(game: str, case: dict[str, Any]) -> None:
+    ruleset, state, writer = _started(game)
+    submission = ruleset.parse(state, writer, case["text"])
+    assert list(submission.orders) == case.get("orders", []), submission
+    expected = case.get("errors", [])
+    assert [e.line for e in submission.errors] == [e["line"] for e in expected], submission.errors
+    for error, wanted in zip(submission.errors, expected, strict=True):
+        assert error.suggestion == wanted.get("suggestion"), error
+    if "notes" in case:
+        assert any(case["notes"] in note for note in submission.notes), submission.notes
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_order_form_reads_back_and_greetings_change_nothing(game: str) -> None:
+    """The order form mailed to a player reads without error, and the same with a greeting above and
+    a sign-off below; its orders read back to themselves."""
+    ruleset, state, writer = _started(game)
+    assert isinstance(ruleset.vocabulary(state), Vocabulary)
+    form = ruleset.order_template(state, writer)
+    plain = ruleset.parse(state, writer, form)
+    assert plain.errors == ()
+    greeted = ruleset.parse(state, writer, f"Hi everyone,\n\n{form}\n\nThanks, and good luck!\n{writer}")
+    assert (greeted.orders, greeted.errors) == (plain.orders, plain.errors)
+    again = ruleset.parse(state, writer, "\n".join(plain.orders))
+    assert again.orders == plain.orders
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_state_round_trips_through_json(game: str) -> None:
+    ruleset, state, _ = _started(game)
+    assert ruleset.to_json(ruleset.from_json(ruleset.to_json(state))) == ruleset.to_json(state)
