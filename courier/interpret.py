@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from courier import faults
 from courier.backends.base import BackendError
@@ -20,10 +21,15 @@ from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
-from engine.core import Submission
+from engine.core import Ruleset, Submission
 
 log = logging.getLogger(__name__)
 
+# What a subject carries besides orders: reply/forward prefixes in common languages, and [tags].
+_SUBJECT_NOISE = re.compile(
+    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I
+)
+FROM_SUBJECT = "Your mail’s text held no orders, so its subject was read as your orders: “{}”."
 SECRET_LINE = re.compile(r"^\s*(?:secret|password)\s*[:=]\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -166,13 +172,13 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     assert row is not None
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
+    text, parsed, subject = read_orders(ruleset, state, player.name, text=text, subject=letter.subject)
     if player.name not in ruleset.awaiting(state):
         # The game may know why (a courtier who delivered last turn's orders): say that first.
-        reasons = [e.reason for e in ruleset.parse(state, player.name, text).errors]
+        reasons = [e.reason for e in parsed.errors]
         why = " ".join(f"{r}." for r in reasons[:1])
         _refuse(tick, item, letter, loaded, f"{why} No orders are needed from you in this phase.".strip())
         return
-    parsed = ruleset.parse(state, player.name, text)
     new_state, events = ruleset.immediate(state, parsed)
     standing_rows = journal.standing(config.id, row.phase_key)
     earlier = standing_rows.get(player.name)
@@ -182,7 +188,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         player,
         row=row,
         state=new_state,
-        parsed=parsed,
+        parsed=replace(parsed, notes=(FROM_SUBJECT.format(subject), *parsed.notes)) if subject else parsed,
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
@@ -224,6 +230,26 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
                 )
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
+
+
+def read_orders(
+    ruleset: Ruleset, state: Any, player: str, *, text: str, subject: str
+) -> tuple[str, Submission, str]:
+    """(the text read, what it says, the subject's text when the orders came from the subject).
+
+    A mail whose text holds no orders and no mistakes (empty, or a quote, a greeting, a signature) but
+    whose subject, without ``Re:``/``Fwd:``/``AW:``/``SV:`` and tags, reads as orders counts the
+    subject's orders. A subject
+    that reads only as a mistake counts when the game has a "did you mean" for it (a typo in an
+    order); a subject such as "Spring 1901: results" is no order attempt and changes nothing."""
+    parsed = ruleset.parse(state, player, text)
+    written = _SUBJECT_NOISE.sub("", subject).strip()
+    if parsed.orders or parsed.errors or not written:
+        return text, parsed, ""
+    from_subject = ruleset.parse(state, player, written)
+    if from_subject.orders or any(e.suggestion for e in from_subject.errors):
+        return written, from_subject, written
+    return text, parsed, ""
 
 
 def _refuse(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, reason: str) -> None:
