@@ -123,13 +123,29 @@ class _Words:
     def text(self, start: int, end: int) -> str:
         return self.line[self.spans[start][0] : self.spans[end - 1][1]].strip().rstrip(".!?,;…")
 
+    def shaped(self, at: int, vocabulary: Vocabulary) -> int:
+        """1 when the word as written has the shape of a name (Talossa's ``[Wellington]``)."""
+        start, end = self.spans[at]
+        shape = vocabulary.name_shape
+        return 1 if shape and re.fullmatch(shape, fold(self.line[start:end])) else 0
+
+    def only_names(self, vocabulary: Vocabulary) -> bool:
+        """Whether the line is names and nothing else, as a signature is ("Agatha", "Ann Smith")."""
+        at = 0
+        while at < len(self.keys):
+            named = vocabulary.names_at(self.keys, at)
+            if not named or vocabulary.near_verb(self.keys[at]):
+                return False
+            at += named
+        return at > 0
+
     def meaningful(self, vocabulary: Vocabulary) -> list[int]:
         """The positions of the words that belong to an order: order words (or near misspellings),
         names, the game's other order words, numbers first or after one of those."""
         marks: list[int] = []
         at = 0
         while at < len(self.keys):
-            key, named = self.keys[at], vocabulary.names_at(self.keys, at)
+            key, named = self.keys[at], vocabulary.names_at(self.keys, at) or self.shaped(at, vocabulary)
             after_word = bool(marks) and marks[-1] == at - 1
             before_name = at + 1 < len(self.keys) and vocabulary.names_at(self.keys, at + 1) > 0
             number = key.isdigit() and (at == 0 or after_word or before_name)
@@ -157,8 +173,7 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
     has_number = any(k.isdigit() for k in words.keys)
     if not marks or (words.keys and words.keys[0] in GREETINGS and not verbs and not has_number):
         return _Reading(skip=True)
-    only_names = not any(vocabulary.near_verb(k) for k in words.keys) and len(marks) == len(words.keys)
-    if signed and only_names and not has_number:
+    if signed and words.only_names(vocabulary):
         return _Reading(skip=True)
     label = _LABEL.match(line)
     if label and _is_label(label["label"], vocabulary, dashed=":" not in line[: label.start("rest")]):

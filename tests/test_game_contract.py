@@ -29,7 +29,7 @@ def test_every_game_says_how_its_players_write() -> None:
     assert set(FORGIVING) == set(RULESETS)
     for game in GAMES:
         classes = {case["class"] for case in FORGIVING[game]["cases"]}
-        assert {"greeting", "label", "sentence", "ambiguous"} <= classes, game
+        assert {"greeting", "label", "sentence", "ambiguous", "attempt"} <= classes, game
 
 
 @pytest.mark.parametrize(("game", "case"), CASES, ids=[f"{g}: {c['text'][:40]}" for g, c in CASES])

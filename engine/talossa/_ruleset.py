@@ -121,7 +121,8 @@ class Talossa:
         players = [c.player for c in state.countries]
         verbs = [v for v in VERBS if len(v) > 1]
         signs = [*(v for v in VERBS if len(v) == 1), ">>", "->", "=>", "→"]
-        return Vocabulary.of(verbs, [*Board(state).spellings(), *players], signs=signs)
+        names = [*Board(state).spellings(), *players]
+        return Vocabulary.of(verbs, names, name_shape=r"\[.*", signs=signs)  # [Wellington]: a name given
 
     @forgiving
     def parse(self, state: TalossaState, player: str, text: str) -> Submission:
