@@ -18,7 +18,7 @@ from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
 from courier.schedule import Schedule, ScheduleError
 from engine import find_ruleset
-from engine.core import Ruleset
+from engine.core import ConfigDefaults, OptionChecked, Ruleset
 
 
 class ConfigError(Exception):
@@ -176,7 +176,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     except KeyError as e:
         raise ConfigError(f"{where}: {_cell(snapshot, 'game')} `game`: {e.args[0]}") from None
     # A game may bring defaults for its own keys (Star Trek: the intelligence window's 2 h clock).
-    config = {**getattr(ruleset, "default_config", {}), **config}
+    config = {**(ruleset.default_config if isinstance(ruleset, ConfigDefaults) else {}), **config}
     try:
         schedule = Schedule.from_config(config)
     except ScheduleError as e:
@@ -204,8 +204,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
 def _check_data(ruleset: Ruleset, option: str, data: Any, where: str, text: str) -> None:
     """Let the game judge its data file now (optional ``check_option``), each problem with the line of
     the card or entry it names, so the organiser's one mail says exactly what to fix."""
-    check = getattr(ruleset, "check_option", None)
-    problems: list[str] = check(option, data) if check is not None else []
+    problems = ruleset.check_option(option, data) if isinstance(ruleset, OptionChecked) else []
     if problems:
         raise ConfigError(f"{where}: " + "; ".join(_with_line(text, p) for p in problems))
 

@@ -24,7 +24,7 @@ from courier.compose import (
 )
 from courier.pictures import mail_pictures
 from courier.render import make_environment, render_event
-from engine.core import Event, Outcome, Submission, visible_to
+from engine.core import Event, Opening, Outcome, Submission, visible_to
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -35,8 +35,7 @@ if TYPE_CHECKING:
 
 def opening_events(ruleset: Any, state: Any) -> tuple[Event, ...]:
     """What a game tells at its start (optional ``opening_events``): secret roles, dealt cards."""
-    tell = getattr(ruleset, "opening_events", None)
-    return tuple(tell(state)) if tell is not None else ()
+    return tuple(ruleset.opening_events(state)) if isinstance(ruleset, Opening) else ()
 
 
 def seed_hash(seed: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick, rng_for
 from courier.journal import GameRow
+from engine.core import Joinable
 
 log = logging.getLogger(__name__)
 
@@ -29,16 +30,16 @@ def participants(config: GameConfig, row: GameRow) -> list[Player]:
 
 def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
-    join = getattr(config.ruleset, "join", None)
+    ruleset = config.ruleset
     row = tick.journal.game(config.id)
-    if join is None or row is None or row.finished:
+    if not isinstance(ruleset, Joinable) or row is None or row.finished:
         return
     for player in config.players:
         if player.name in players_of(row.setup):
             continue
         state = config.ruleset.from_json(row.state)
         try:
-            state, events = join(
+            state, events = ruleset.join(
                 state, player.name, player.role, rng_for(row.seed, row.phase_key, "join", player.name)
             )
         except ValueError as e:  # e.g. no free land left: the organiser decides what to do

@@ -10,7 +10,7 @@ from typing import Any
 import resvg_py
 
 from courier.compose import MailPicture
-from engine.core import Picture
+from engine.core import Illustrated, Picture
 
 FONT = "DejaVu Sans"
 
@@ -23,8 +23,7 @@ def render_png(svg: str) -> bytes:
 
 def mail_pictures(ruleset: Any, state: Any, viewer: str | None) -> list[MailPicture]:
     """The ruleset's pictures for one viewer, ready for a mail; none if the game draws none."""
-    draw = getattr(ruleset, "pictures", None)
-    if draw is None:
+    if not isinstance(ruleset, Illustrated):
         return []
-    pictures: list[Picture] = draw(state, viewer)
+    pictures: list[Picture] = ruleset.pictures(state, viewer)
     return [MailPicture(p.name, p.title, render_png(p.svg), p.svg) for p in pictures]

@@ -14,7 +14,7 @@ from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick, rng_for
 from courier.journal import GameRow
 from courier.newcomers import participants
-from engine.core import Event, Outcome, Submission, event_to_json
+from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,8 @@ def report_recipients(
     """Who hears of a resolved phase: everyone, unless the game mails only those who must act next
     (Veneer's many short phases), plus anyone with news of their own; everyone at the end."""
     everyone = participants(config, row)
-    if outcome is not None or not getattr(config.ruleset, "mail_only_awaited", False):
+    ruleset = config.ruleset
+    if outcome is not None or not (isinstance(ruleset, MailsOnlyAwaited) and ruleset.mail_only_awaited):
         return everyone
     concerned = set(config.ruleset.awaiting(state))
     concerned |= {p for e in events if e.audience for p in e.audience}

@@ -16,9 +16,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 __all__ = [
+    "OPTIONAL_HOOKS",
+    "ConfigDefaults",
     "Event",
     "Illustrated",
+    "Joinable",
     "LineError",
+    "MailsOnlyAwaited",
+    "Opening",
+    "OptionChecked",
     "Outcome",
     "Phase",
     "Picture",
@@ -165,6 +171,54 @@ class Illustrated(Protocol):
     unfogged view; a player's view shows only what that player may see."""
 
     def pictures(self, state: Any, viewer: str | None) -> list[Picture]: ...
+
+
+@runtime_checkable
+class Opening(Protocol):
+    """Optional: what a game tells at its start (secret roles, dealt cards), in the welcome mail."""
+
+    def opening_events(self, state: Any) -> Iterable[Event]: ...
+
+
+@runtime_checkable
+class Joinable(Protocol):
+    """Optional: players added to the Players tab mid-game join (Talossan RISK); ``ValueError`` when
+    they cannot (no free land), which the organiser is told."""
+
+    def join(self, state: Any, player: str, role: str, rng: random.Random) -> tuple[Any, Sequence[Event]]: ...
+
+
+@runtime_checkable
+class OptionChecked(Protocol):
+    """Optional: the game judges a data file the organiser names (``deck_file``, ``map_file``) at
+    config load; each problem is one line of the organiser's mail."""
+
+    def check_option(self, option: str, value: Any) -> list[str]: ...
+
+
+@runtime_checkable
+class ConfigDefaults(Protocol):
+    """Optional: defaults for the game's own Config keys (a phase's clock)."""
+
+    default_config: ClassVar[Mapping[str, str]]
+
+
+@runtime_checkable
+class MailsOnlyAwaited(Protocol):
+    """Optional: a game of many short phases (Veneer) mails a phase's report only to those who must
+    act next or have news of their own (everyone at the end)."""
+
+    mail_only_awaited: ClassVar[bool]
+
+
+OPTIONAL_HOOKS: tuple[type, ...] = (
+    Illustrated,
+    Opening,
+    Joinable,
+    OptionChecked,
+    ConfigDefaults,
+    MailsOnlyAwaited,
+)
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from engine import RULESETS, Ruleset
+from engine.core import OPTIONAL_HOOKS
 from engine.reading import Vocabulary
 
 FORGIVING = yaml.safe_load((Path(__file__).parent / "data" / "forgiving.yaml").read_text(encoding="utf-8"))
@@ -64,3 +65,21 @@ def test_the_order_form_reads_back_and_greetings_change_nothing(game: str) -> No
 def test_state_round_trips_through_json(game: str) -> None:
     ruleset, state, _ = _started(game)
     assert ruleset.to_json(ruleset.from_json(ruleset.to_json(state))) == ruleset.to_json(state)
+
+
+def _members(protocol: type) -> set[str]:
+    return {k for k in vars(protocol) if not k.startswith("_")} | set(protocol.__annotations__)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_hook_a_game_offers_is_declared_in_the_contract(game: str) -> None:
+    """The shell calls a game only through ``engine.core``: the contract and its optional hooks."""
+    ruleset = RULESETS[game]
+    assert isinstance(ruleset, Ruleset) and ruleset.name == game
+    declared = _members(Ruleset).union(*map(_members, OPTIONAL_HOOKS))
+    offered = {name for name in dir(ruleset) if not name.startswith("_")}
+    assert offered <= declared, (
+        f"{game} offers {sorted(offered - declared)}, which engine/core.py does not declare"
+    )
+    for hook in OPTIONAL_HOOKS:
+        assert isinstance(ruleset, hook) == (_members(hook) <= offered)
