@@ -19,6 +19,7 @@ __all__ = [
     "OPTIONAL_HOOKS",
     "ConfigDefaults",
     "Event",
+    "Game",
     "Illustrated",
     "Joinable",
     "LineError",
@@ -264,6 +265,21 @@ class Ruleset(Protocol):
     def from_json(self, data: Mapping[str, Any]) -> Any: ...
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON: ...
+
+
+class Game:
+    """The parts of the contract most games share, as defaults a ruleset class may inherit."""
+
+    def immediate(self, state: Any, submission: Submission) -> tuple[Any, tuple[Event, ...]]:
+        """Most games do nothing on receipt: everything waits for the deadline."""
+        return state, ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A new mail replaces the earlier orders whole, unless it has none that stand."""
+        if later.orders or earlier is None or not earlier.orders:
+            return later
+        note = "Nothing in this mail could be used; your earlier orders stand."
+        return dataclasses.replace(later, orders=earlier.orders, notes=(*later.notes, note))
 
 
 # --- names as players type them -------------------------------------------------------------

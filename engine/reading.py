@@ -163,6 +163,7 @@ class _Reading:
     skip: bool = False
     text: str | None = None  # the order it holds, when that differs from the line
     problem: LineError | None = None  # why it cannot be taken as it stands
+    labelled: bool = False  # only a label was taken off: the rest is surely meant as the order
 
 
 def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Reading:
@@ -183,7 +184,9 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
         inner = _reading(rest, vocabulary)
         if inner.skip:  # "Orders: hmm" is no order, but the line as a whole looked like one
             return _Reading()
-        return inner if inner.text or inner.problem else _Reading(text=rest.rstrip(".!?,;…"))
+        if inner.text or inner.problem:
+            return inner
+        return _Reading(text=rest.rstrip(".!?,;…"), labelled=True)
     first, last = marks[0], len(words.keys)
     while last - 1 > marks[-1] and words.keys[last - 1] in _TAIL:
         last -= 1
@@ -258,7 +261,7 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
             kept[-1] = reading.text
             taken[reading.text] = line
             notes.append(f"Read “{line}” as “{'; '.join(alone.orders) or reading.text}”.")
-        elif alone.errors and line not in ambiguous:
+        elif alone.errors and line not in ambiguous and (reading.labelled or alone.errors[0].suggestion):
             problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
     final = parse("\n".join(kept)) if len(kept) != len(lines) or taken else first
     errors = tuple(_better(e, taken, problems, ambiguous) for e in final.errors)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.core import Event, Game, Outcome, Phase, Resolution, Submission
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
@@ -68,7 +68,7 @@ class DrawAgreed(Event):
     powers: tuple[str, ...]
 
 
-class Diplomacy:
+class Diplomacy(Game):
     name: ClassVar[str] = "diplomacy"
     title: ClassVar[str] = "Diplomacy"
 
@@ -113,11 +113,6 @@ class Diplomacy:
         canonical = [str(o) for o in orders] + ([DRAW] if draw else [])
         notes = [*notes, *_legality_notes(variant, position, state.power_of(player), orders)]
         return Submission(player, tuple(canonical), tuple(errors), tuple(notes))
-
-    def immediate(
-        self, state: DiplomacyState, submission: Submission
-    ) -> tuple[DiplomacyState, tuple[Event, ...]]:
-        return state, ()
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         """A new mail replaces the orders of the units it orders; the others keep theirs."""

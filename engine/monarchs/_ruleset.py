@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, LineError, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
@@ -32,7 +32,7 @@ from engine.monarchs._turn import board_ranking, play_turn
 from engine.reading import Vocabulary, forgiving
 
 
-class Monarchs:
+class Monarchs(Game):
     name: ClassVar[str] = "monarchs"
     title: ClassVar[str] = "The Game of Monarchs"
 
@@ -122,16 +122,6 @@ class Monarchs:
             return state, ()
         court = court.delivered_by(courtier.serves, submission.player)
         return dataclasses.replace(state, court=court), ()
-
-    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
-        """A mail with orders replaces the earlier ones whole; one with none leaves them standing."""
-        if later.orders or earlier is None or not earlier.orders:
-            return later
-        return dataclasses.replace(
-            later,
-            orders=earlier.orders,
-            notes=(*later.notes, "No orders in this mail: your earlier ones stand."),
-        )
 
     def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.core import Event, LineError, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
 from engine.startrek._combine import combine_orders
@@ -45,7 +45,7 @@ _OWNER = {
 }
 
 
-class StarTrek:
+class StarTrek(Game):
     name: ClassVar[str] = "startrek"
     title: ClassVar[str] = "Star Trek Diplomacy"
     # Config defaults the shell applies unless the organiser sets them: the window's own clock.
@@ -109,11 +109,6 @@ class StarTrek:
         ]
         orders = tuple(display(o) for o in reading.orders) + tuple(str(a) for a in abilities)
         return Submission(player, orders, tuple(errors), tuple(notes))
-
-    def immediate(
-        self, state: StarTrekState, submission: Submission
-    ) -> tuple[StarTrekState, tuple[Event, ...]]:
-        return state, ()
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         if earlier is None:

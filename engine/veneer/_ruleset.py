@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.core import Game, Outcome, Phase, Resolution, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._json import resolve_request
@@ -20,7 +19,7 @@ from engine.veneer._turn import default_orders, resolve_stage
 from engine.veneer._view import decide, ledger_rows, order_form
 
 
-class Veneer:
+class Veneer(Game):
     name: ClassVar[str] = "veneer"
     title: ClassVar[str] = "Veneer"
     # Each short phase mails only the players who must act in the next one (and anyone with news
@@ -56,16 +55,6 @@ class Veneer:
     @forgiving
     def parse(self, state: VeneerState, player: str, text: str) -> Submission:
         return parse_orders(state, player, text)
-
-    def immediate(self, state: VeneerState, submission: Submission) -> tuple[VeneerState, tuple[Event, ...]]:
-        return state, ()
-
-    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
-        """A new mail replaces the earlier one, unless it has no order that stands."""
-        if later.orders or earlier is None or not earlier.orders:
-            return later
-        note = "Nothing in this mail could be used; your earlier orders stand."
-        return dataclasses.replace(later, orders=earlier.orders, notes=(*later.notes, note))
 
     def default(self, state: VeneerState, player: str, rng: random.Random) -> Submission:
         orders = tuple(str(o) for o in default_orders(state, player))
