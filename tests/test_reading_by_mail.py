@@ -5,18 +5,24 @@ says how each game reads the texts; tests/test_game_contract.py checks the engin
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+import tomllib
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from courier.backends.maildir import deliver
 from courier.interpret import read_orders
 from courier.replay import replay_game
 from engine import RULESETS
-from tests.conftest import Table, text_of
+from tests.conftest import Table, address, text_of
+from tests.conftest import at as day_at
 
+SAMPLES = Path(__file__).parent / "data" / "reading"
+EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
 FORGIVING = yaml.safe_load((Path(__file__).parent / "data" / "forgiving.yaml").read_text(encoding="utf-8"))
 BY_MAIL = ["truce", "diplomacy", "startrek", "talossa"]  # games whose board the roles fix, whatever the seed
 SCHEDULE = {
@@ -115,3 +121,18 @@ def test_every_game_reads_orders_from_the_subject(game: str) -> None:
     )
     assert (text, subject) == (case["text"], case["text"])
     assert list(parsed.orders) == case["orders"]
+
+
+@pytest.mark.parametrize("sample", sorted(EXPECTED))
+def test_mail_from_real_clients(make_table: Callable[..., Table], sample: str) -> None:
+    """tests/data/reading/*.eml: greetings, labels, sentences and subjects as mail programs send them."""
+    expected = EXPECTED[sample]
+    table = make_table()
+    table.tick(day_at(0, 8, 5))
+    deliver(table.root / "mail" / "inbox", (SAMPLES / sample).read_bytes(), at=day_at(0, 8, 6))
+    table.tick(day_at(0, 9) + timedelta(minutes=1))
+    receipt = text_of(table.sent(address(expected["sender"]))[-1])
+    for text in expected["receipt_contains"]:
+        assert text in receipt, receipt
+    for text in expected["receipt_lacks"]:
+        assert text not in receipt.split("Your orders for")[0], receipt
