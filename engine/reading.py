@@ -191,8 +191,11 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
     while last - 1 > marks[-1] and words.keys[last - 1] in _TAIL:
         last -= 1
     dropped = words.keys[:first]
-    if (first == 0 and last == len(words.keys)) or _part_of_order(dropped, words.keys[first], vocabulary):
+    if _part_of_order(dropped, words.keys[first], vocabulary):
         return _Reading()
+    if first == 0 and last == len(words.keys):  # "support barney…": only the trailing marks to drop
+        bare = words.text(0, last)
+        return _Reading(text=bare) if bare != line.strip() else _Reading()
     if len(set(verbs)) > 1:
         second = next(i for i in marks if vocabulary.is_verb(words.keys[i]) and words.keys[i] != verbs[0])
         while second > first + 1 and words.keys[second - 1] in _TAIL | _JOINS:
