@@ -49,7 +49,7 @@ _TAIL = _words(
 _JOINS = frozenset({"and", "or", "but", "maybe", "perhaps"})
 _PUNCT = ".,;:!?\"'()[]«»“”‘’…"
 _LABEL = re.compile(r"^(?P<label>[^\W\d_][^:–—]*?)\s*(?::|\s[-–—]+\s|[–—])\s*(?P<rest>.*)$")
-_BULLET = re.compile(r"\s*(?:[-*•]|\d+\s*[.)])\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+\s*[.)])\s*")
 _LABEL_WORDS = 5
 _CLOSE = 0.8  # how near a word must be to an order word to count as a misspelling of it
 _MOST_TRIED = 50  # lines rewritten and tried in one mail; the rest stay as the game read them
@@ -237,6 +237,7 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
     ambiguous: dict[str, LineError] = {}  # the player's line → why it holds no one order
     notes: list[str] = []
     tried = 0
+    skipped: set[str] = set()
     lines = text.splitlines()
     last = max((i for i, raw in enumerate(lines) if raw.strip()), default=-1)
     greeted = False  # the line before was a greeting or sign-off
@@ -252,6 +253,7 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
         reading = _reading(line, vocabulary, signed=greeted or at == last)
         greeted = reading.skip
         if reading.skip:
+            skipped |= {line, _BULLET.sub("", line, count=1)}
             continue
         kept.append(raw)
         if reading.problem is not None:
@@ -266,16 +268,16 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
             notes.append(f"Read “{line}” as “{'; '.join(alone.orders) or reading.text}”.")
         elif alone.errors and line not in ambiguous and (reading.labelled or alone.errors[0].suggestion):
             problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
-    final = parse("\n".join(kept)) if len(kept) != len(lines) or taken else first
-    errors = tuple(_better(e, taken, problems, ambiguous) for e in final.errors)
+    # Skipped lines were refused and gave no orders: reading again is needed only for lines taken.
+    final = parse("\n".join(kept)) if taken else first
+    kept_errors = (e for e in final.errors if taken or e.line not in skipped)
+    errors = tuple(_better(e, taken, problems, ambiguous) for e in kept_errors)
     return dataclasses.replace(final, errors=errors, notes=(*final.notes, *notes))
 
 
 def _failed(line: str, failed: set[str]) -> bool:
     """Whether the game refused ``line``, perhaps quoting it without its bullet or number."""
-    return line in failed or any(
-        line.endswith(bad) and _BULLET.fullmatch(line[: -len(bad)]) for bad in failed
-    )
+    return line in failed or _BULLET.sub("", line, count=1) in failed
 
 
 def _better(
