@@ -29,12 +29,12 @@ from engine.core import LineError, Submission, fold
 __all__ = ["GREETINGS", "Vocabulary", "forgiving", "read_forgivingly"]
 
 
-# First words of lines that greet or take leave; such a line is skipped unless it holds an order word
-# or a number. Data, so a language is one more word.
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# First words of lines that greet or take leave; such a line is skipped unless it holds an order word
+# or a number. Data, so a language is one more word.
 GREETINGS = _words(
     """hi hello hey hiya dear greetings morning evening hallo hola salut bonjour ciao hej hei moin
     servus thanks thank thx ta cheers regards best kind warm yours sincerely love bye goodbye good
@@ -46,7 +46,7 @@ _TAIL = _words(
     """this that the round turn time phase now please pls thanks thank you then again too also ok
     okay i think guess suppose hope for me anyway"""
 )
-_JOINS = frozenset({"and", "or", "but", "maybe", "perhaps"})
+_BEFORE_NEXT = _TAIL | {"and", "or", "but", "maybe", "perhaps"}  # "attack Barney or support ..."
 _PUNCT = ".,;:!?\"'()[]«»“”‘’…"
 _LABEL = re.compile(r"^(?P<label>[^\W\d_][^:–—]*?)\s*(?::|\s[-–—]+\s|[–—])\s*(?P<rest>.*)$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+\s*[.)])\s*")
@@ -178,27 +178,37 @@ def _reading(line: str, vocabulary: Vocabulary, *, signed: bool = False) -> _Rea
         return _Reading(skip=True)
     label = _LABEL.match(line)
     if label and _is_label(label["label"], vocabulary, dashed=":" not in line[: label.start("rest")]):
-        rest = label["rest"].strip()
-        if not rest:
-            return _Reading(skip=True)
-        inner = _reading(rest, vocabulary)
-        if inner.skip:  # "Orders: hmm" is no order, but the line as a whole looked like one
-            return _Reading()
-        if inner.text or inner.problem:
-            return inner
-        return _Reading(text=rest.rstrip(".!?,;…"), labelled=True)
+        return _unlabelled(label["rest"].strip(), vocabulary)
+    return _sentence(line, words, marks, verbs, vocabulary)
+
+
+def _unlabelled(rest: str, vocabulary: Vocabulary) -> _Reading:
+    """What follows a label: nothing (``Orders:`` alone), a sentence, or the order itself."""
+    if not rest:
+        return _Reading(skip=True)
+    inner = _reading(rest, vocabulary)
+    if inner.skip:  # "Orders: hmm" is no order, but the line as a whole looked like one
+        return _Reading()
+    if inner.text or inner.problem:
+        return inner
+    return _Reading(text=rest.rstrip(".!?,;…"), labelled=True)
+
+
+def _sentence(
+    line: str, words: _Words, marks: list[int], verbs: list[str], vocabulary: Vocabulary
+) -> _Reading:
+    """The order in a line, from its first sure word on, less the words that end a sentence."""
     first, last = marks[0], len(words.keys)
     while last - 1 > marks[-1] and words.keys[last - 1] in _TAIL:
         last -= 1
-    dropped = words.keys[:first]
-    if _part_of_order(dropped, words.keys[first], vocabulary):
+    if _part_of_order(words.keys[:first], words.keys[first], vocabulary):
         return _Reading()
     if first == 0 and last == len(words.keys):  # "support barney…": only the trailing marks to drop
         bare = words.text(0, last)
         return _Reading(text=bare) if bare != line.strip() else _Reading()
     if len(set(verbs)) > 1:
         second = next(i for i in marks if vocabulary.is_verb(words.keys[i]) and words.keys[i] != verbs[0])
-        while second > first + 1 and words.keys[second - 1] in _TAIL | _JOINS:
+        while second > first + 1 and words.keys[second - 1] in _BEFORE_NEXT:
             second -= 1
         why = f"this line holds more than one order ({', '.join(dict.fromkeys(verbs))}): write one per line"
         return _Reading(
@@ -230,66 +240,74 @@ def read_forgivingly(text: str, vocabulary: Vocabulary, parse: Callable[[str], S
     first = parse(text)
     if not first.errors:
         return first
-    failed = {e.line for e in first.errors if e.line}
-    kept: list[str] = []
-    taken: dict[str, str] = {}  # the rewritten line → the player's line
-    problems: dict[str, LineError] = {}  # the player's line → the error of its rewriting
-    ambiguous: dict[str, LineError] = {}  # the player's line → why it holds no one order
-    notes: list[str] = []
-    tried = 0
-    skipped: set[str] = set()
+    again = _Rereading(vocabulary, parse, failed={e.line for e in first.errors if e.line})
     lines = text.splitlines()
     last = max((i for i, raw in enumerate(lines) if raw.strip()), default=-1)
-    greeted = False  # the line before was a greeting or sign-off
     for at, raw in enumerate(lines):
-        line = raw.strip()
-        if not line:
-            kept.append(raw)
-            continue
-        if not _failed(line, failed) or tried >= _MOST_TRIED:
-            kept.append(raw)
-            greeted = False
-            continue
-        reading = _reading(line, vocabulary, signed=greeted or at == last)
-        greeted = reading.skip
-        if reading.skip:
-            skipped |= {line, _BULLET.sub("", line, count=1)}
-            continue
-        kept.append(raw)
-        if reading.problem is not None:
-            ambiguous[line] = reading.problem
-        if reading.text is None:
-            continue
-        tried += 1
-        alone = parse(reading.text)
-        if not alone.errors:  # ("pass" may be no order at all, and yet read)
-            kept[-1] = reading.text
-            taken[reading.text] = line
-            notes.append(f"Read “{line}” as “{'; '.join(alone.orders) or reading.text}”.")
-        elif alone.errors and line not in ambiguous and (reading.labelled or alone.errors[0].suggestion):
-            problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
+        again.read(raw, last=at == last)
     # Skipped lines were refused and gave no orders: reading again is needed only for lines taken.
-    final = parse("\n".join(kept)) if taken else first
-    kept_errors = (e for e in final.errors if taken or e.line not in skipped)
-    errors = tuple(_better(e, taken, problems, ambiguous) for e in kept_errors)
-    return dataclasses.replace(final, errors=errors, notes=(*final.notes, *notes))
+    final = parse("\n".join(again.kept)) if again.taken else first
+    errors = tuple(again.better(e) for e in final.errors if again.taken or e.line not in again.skipped)
+    return dataclasses.replace(final, errors=errors, notes=(*final.notes, *again.notes))
 
 
-def _failed(line: str, failed: set[str]) -> bool:
-    """Whether the game refused ``line``, perhaps quoting it without its bullet or number."""
-    return line in failed or _BULLET.sub("", line, count=1) in failed
+@dataclass
+class _Rereading:
+    """One mail read again line by line: what is kept, taken, skipped, and the better errors."""
 
+    vocabulary: Vocabulary
+    parse: Callable[[str], Submission]
+    failed: set[str]  # the lines the game refused, as its errors quote them
+    kept: list[str] = dataclasses.field(default_factory=list)  # the mail as read again
+    taken: dict[str, str] = dataclasses.field(default_factory=dict)  # a rewritten line → the player's
+    skipped: set[str] = dataclasses.field(default_factory=set)
+    problems: dict[str, LineError] = dataclasses.field(default_factory=dict)  # the rewriting's error
+    ambiguous: dict[str, LineError] = dataclasses.field(default_factory=dict)  # several orders in a line
+    notes: list[str] = dataclasses.field(default_factory=list)
+    tried: int = 0
+    greeted: bool = False  # the line before was a greeting or sign-off
 
-def _better(
-    error: LineError, taken: dict[str, str], problems: dict[str, LineError], ambiguous: dict[str, LineError]
-) -> LineError:
-    """The error to quote: the game's, unless the forgiving reading explains the line better."""
-    if error.line in taken:  # read alone it was fine; in context it was not: quote the player's line
-        return dataclasses.replace(error, line=taken[error.line])
-    if error.line in ambiguous:
-        return ambiguous[error.line]
-    better = problems.get(error.line)
-    return better if better is not None and error.suggestion is None else error
+    def read(self, raw: str, *, last: bool) -> None:
+        line = raw.strip()
+        if line and self._refused(line) and self.tried < _MOST_TRIED:
+            reading = _reading(line, self.vocabulary, signed=self.greeted or last)
+            self.greeted = reading.skip
+            if reading.skip:
+                self.skipped |= {line, _BULLET.sub("", line, count=1)}
+                return
+            self.kept.append(raw)
+            self._try(line, reading)
+            return
+        self.greeted = self.greeted and not line
+        self.kept.append(raw)
+
+    def _refused(self, line: str) -> bool:
+        """Whether the game refused ``line``, perhaps quoting it without its bullet or number."""
+        return line in self.failed or _BULLET.sub("", line, count=1) in self.failed
+
+    def _try(self, line: str, reading: _Reading) -> None:
+        """Take the line's rewriting when the game reads it alone; else keep the better error."""
+        if reading.problem is not None:
+            self.ambiguous[line] = reading.problem
+        if reading.text is None:
+            return
+        self.tried += 1
+        alone = self.parse(reading.text)
+        if not alone.errors:  # ("pass" may be no order at all, and yet read)
+            self.kept[-1] = reading.text
+            self.taken[reading.text] = line
+            self.notes.append(f"Read “{line}” as “{'; '.join(alone.orders) or reading.text}”.")
+        elif line not in self.ambiguous and (reading.labelled or alone.errors[0].suggestion):
+            self.problems[line] = LineError(line, alone.errors[0].reason, alone.errors[0].suggestion)
+
+    def better(self, error: LineError) -> LineError:
+        """The error to quote: the game's, unless the forgiving reading explains the line better."""
+        if error.line in self.taken:  # fine alone, not in context: quote the player's line
+            return dataclasses.replace(error, line=self.taken[error.line])
+        if error.line in self.ambiguous:
+            return self.ambiguous[error.line]
+        better = self.problems.get(error.line)
+        return better if better is not None and error.suggestion is None else error
 
 
 _Game = TypeVar("_Game")
