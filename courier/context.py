@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -74,8 +73,3 @@ class Tick:
             self.queue(
                 db, key=f"organiser/{game_id}/{digest}", message=message, game=game_id, kind="organiser"
             )
-
-
-def rng_for(seed: str, *parts: str) -> random.Random:
-    """The game's randomness for one purpose: a pure function of the secret seed and the phase."""
-    return random.Random("/".join((seed, *parts)))

@@ -10,9 +10,9 @@ from dataclasses import replace
 from typing import Any
 
 from courier.config import GameConfig, Player
-from courier.context import LoadedGame, Tick, rng_for
+from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
-from engine.core import Joinable
+from engine.core import Joinable, rng_for
 
 log = logging.getLogger(__name__)
 

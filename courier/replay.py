@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from courier.context import rng_for
 from courier.journal import GameRow, Journal
 from engine import find_ruleset
-from engine.core import Submission, event_to_json
+from engine.core import Submission, event_to_json, rng_for
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from typing import Any
 
 from courier import faults
 from courier.config import GameConfig, Player
-from courier.context import LoadedGame, Tick, rng_for
+from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
 from courier.newcomers import participants
-from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json
+from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json, rng_for
 
 log = logging.getLogger(__name__)
 

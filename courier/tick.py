@@ -20,7 +20,7 @@ from courier import faults
 from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
-from courier.context import OPERATOR_ERRORS, LoadedGame, Tick, rng_for
+from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
@@ -29,6 +29,7 @@ from courier.publish import publish_game
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
 from courier.send import drain_outbox
+from engine.core import rng_for
 
 log = logging.getLogger(__name__)
 

@@ -35,6 +35,8 @@ __all__ = [
     "event_to_json",
     "fold",
     "match_name",
+    "play_phase",
+    "rng_for",
     "visible_to",
 ]
 
@@ -280,6 +282,34 @@ class Game:
             return later
         note = "Nothing in this mail could be used; your earlier orders stand."
         return dataclasses.replace(later, orders=earlier.orders, notes=(*later.notes, note))
+
+
+# --- a phase as the shell plays it -------------------------------------------------------------
+
+
+def rng_for(seed: str, *parts: str) -> random.Random:
+    """The game's randomness for one purpose: a pure function of the secret seed and the phase
+    (``rng_for(seed, "setup")``, ``rng_for(seed, phase_key, "default", player)``...)."""
+    return random.Random("/".join((seed, *parts)))
+
+
+def play_phase(
+    ruleset: Ruleset, state: Any, texts: Mapping[str, str], seed: str
+) -> tuple[dict[str, Submission], Resolution]:
+    """One phase as the shell plays it, for ``courier resolve``: each awaited player's text read and
+    applied on receipt in the order given, the default for each awaited player who wrote nothing,
+    then the phase resolved; every roll seeded as the shell seeds it, so the same seed and texts give
+    the shell's result. Texts from players not awaited are left out."""
+    key = ruleset.phase(state).key
+    awaited = ruleset.awaiting(state)
+    submissions: dict[str, Submission] = {}
+    for player, text in texts.items():
+        if player in awaited:
+            submissions[player] = ruleset.parse(state, player, text)
+            state, _ = ruleset.immediate(state, submissions[player])
+    for player in sorted(awaited - set(submissions)):
+        submissions[player] = ruleset.default(state, player, rng_for(seed, key, "default", player))
+    return submissions, ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
 
 
 # --- names as players type them -------------------------------------------------------------

@@ -5,6 +5,7 @@ tests/data/forgiving.yaml (how its players write orders), and then these tests r
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,9 @@ import pytest
 import yaml
 
 from engine import RULESETS, Ruleset
-from engine.core import OPTIONAL_HOOKS
+from engine.core import OPTIONAL_HOOKS, play_phase, rng_for
 from engine.reading import Vocabulary
+from tests.conftest import Table
 
 FORGIVING = yaml.safe_load((Path(__file__).parent / "data" / "forgiving.yaml").read_text(encoding="utf-8"))
 GAMES = sorted(RULESETS)
@@ -83,3 +85,38 @@ def test_every_hook_a_game_offers_is_declared_in_the_contract(game: str) -> None
     )
     for hook in OPTIONAL_HOOKS:
         assert isinstance(ruleset, hook) == (_members(hook) <= offered)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phase_plays_alike_from_one_seed_and_the_defaults_are_legal(game: str) -> None:
+    """``engine.core.play_phase`` (the shell's way, and ``courier resolve``'s): the same seed and
+    texts give the same phase; every absent player's default reads back without error."""
+    ruleset, state, writer = _started(game)
+    texts = {writer: ruleset.order_template(state, writer)}
+    submissions, resolution = play_phase(ruleset, state, texts, "seed")
+    _, again = play_phase(ruleset, state, texts, "seed")
+    assert ruleset.to_json(resolution.state) == ruleset.to_json(again.state)
+    for player, submission in submissions.items():
+        if player != writer and submission.orders:
+            assert ruleset.parse(state, player, "\n".join(submission.orders)).errors == (), player
+
+
+def test_courier_resolve_plays_a_phase_as_the_tick_did(tmp_path: Path) -> None:
+    """Talossan RISK by mail, one plan written and three drawn at random; ``courier resolve talossa``
+    given the start, the plan and the game's seed ends the step exactly as the tick did."""
+    spec = FORGIVING["talossa"]
+    roles = spec["options"]["roles"]
+    rows = [{"name": p, "email": f"{p.lower()}@players.test", "role": roles[p]} for p in spec["players"]]
+    config = {"game": "talossa", "timezone": "UTC", "start": "2026-12-01 08:00", "deadlines": "20:00"}
+    table = Table(tmp_path, {**config, "reminders": "none"}, rows)
+    table.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    table.mail("al@players.test", "R: Abbavilla, 3")
+    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    journal = table.journal()
+    row, (played,) = journal.game("truce-1"), journal.rounds("truce-1")
+    journal.close()
+    assert row is not None
+    talossa = RULESETS["talossa"]
+    start = talossa.setup(row.setup["players"], row.setup["options"], rng_for(row.seed, "setup"))
+    request = {"state": talossa.to_json(start), "orders": {"Al": "R: Abbavilla, 3"}, "seed": row.seed}
+    assert talossa.resolve_json(request)["state"] == played["state_after"]

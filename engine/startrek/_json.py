@@ -4,11 +4,10 @@ answer is the state after the phase and the events, so one answer feeds the next
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import event_to_json
+from engine.core import event_to_json, play_phase, rng_for
 
 if TYPE_CHECKING:
     from engine.startrek._ruleset import StarTrek
@@ -17,24 +16,19 @@ if TYPE_CHECKING:
 def resolve_request(ruleset: StarTrek, request: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(request, Mapping):
         raise ValueError("a request is a JSON object: a state (or a setup) plus “orders”")
-    rng = random.Random(request.get("seed", 0))
+    seed = str(request.get("seed", 0))
     if "state" in request:
         state = ruleset.from_json(request["state"])
     else:
         setup = request.get("setup", {})
-        state = ruleset.setup(list(setup.get("players", ())), dict(setup.get("options", {})), rng)
+        state = ruleset.setup(
+            list(setup.get("players", ())), dict(setup.get("options", {})), rng_for(seed, "setup")
+        )
     orders = request.get("orders", {})
     if not isinstance(orders, Mapping):
         raise ValueError("“orders” must map each player to their order text")
-    submissions = {}
-    for player in sorted(ruleset.awaiting(state)):
-        text = orders.get(player)
-        submissions[player] = (
-            ruleset.parse(state, player, text if isinstance(text, str) else "\n".join(text))
-            if text is not None
-            else ruleset.default(state, player, rng)
-        )
-    resolution = ruleset.resolve(state, submissions, rng)
+    texts = {p: t if isinstance(t, str) else "\n".join(t) for p, t in orders.items()}
+    submissions, resolution = play_phase(ruleset, state, texts, seed)
     return {
         "state": ruleset.to_json(resolution.state),
         "phase": ruleset.phase(resolution.state).label,

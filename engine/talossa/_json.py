@@ -13,11 +13,10 @@ State::
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Event, event_to_json
+from engine.core import Event, event_to_json, play_phase
 from engine.talossa._map import map_for
 from engine.talossa._state import Country, Holding, TalossaState
 
@@ -108,7 +107,8 @@ def resolve_request(request: Mapping[str, Any], ruleset: Any) -> JSON:
     """``{"state", "orders": {player: text}, "seed"}`` → the step resolved.
 
     ``orders`` are taken in the order they are listed, which is the order of submission. Living
-    conquerors missing from ``orders`` get 6 random actions, drawn from ``seed``.
+    conquerors missing from ``orders`` get 6 random actions, drawn from ``seed`` as the shell draws
+    them (``engine.core.play_phase``).
     """
     if not isinstance(request, Mapping):
         raise ValueError("the request must be a JSON object with “state”, “orders” and “seed”")
@@ -122,14 +122,7 @@ def resolve_request(request: Mapping[str, Any], ruleset: Any) -> JSON:
     seed = request.get("seed", "")
     if not isinstance(seed, (str, int)):
         raise ValueError("“seed” must be a string or a number")
-    submissions = {}
-    for player, text in orders.items():
-        submissions[player] = ruleset.parse(state, player, text)
-        state, _ = ruleset.immediate(state, submissions[player])
-    for player in state.alive:
-        if player not in submissions:
-            submissions[player] = ruleset.default(state, player, random.Random(f"{seed}/default/{player}"))
-    resolution = ruleset.resolve(state, submissions, random.Random(str(seed)))
+    submissions, resolution = play_phase(ruleset, state, orders, str(seed))
     outcome = ruleset.outcome(resolution.state)
     return {
         "state": state_to_json(resolution.state),
