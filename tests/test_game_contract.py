@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import RULESETS, Ruleset
 from engine.core import OPTIONAL_HOOKS, play_phase, rng_for
@@ -120,3 +122,30 @@ def test_courier_resolve_plays_a_phase_as_the_tick_did(tmp_path: Path) -> None:
     start = talossa.setup(row.setup["players"], row.setup["options"], rng_for(row.seed, "setup"))
     request = {"state": talossa.to_json(start), "orders": {"Al": "R: Abbavilla, 3"}, "seed": row.seed}
     assert talossa.resolve_json(request)["state"] == played["state_after"]
+
+
+NOISE = [
+    "Hi all,",
+    "Hello everyone!",
+    "Thanks — good luck!",
+    "Cheers,",
+    "Sent from my iPhone",
+    "See you soon",
+    "Best regards",
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=20, deadline=None)
+@given(noise=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(NOISE)), max_size=6))
+def test_greetings_anywhere_never_change_what_is_read(game: str, noise: list[tuple[int, str]]) -> None:
+    """Nothing the game reads is read otherwise for the chatter around it, wherever it stands."""
+    ruleset, state, writer = _started(game)
+    written = [o for c in FORGIVING[game]["cases"] if c["class"] == "sentence" for o in c["orders"]]
+    lines = [*ruleset.order_template(state, writer).splitlines(), *written]
+    plain = ruleset.parse(state, writer, "\n".join(lines))
+    assert plain.orders and not plain.errors
+    for at, chatter in noise:
+        lines.insert(at % (len(lines) + 1), chatter)
+    chatty = ruleset.parse(state, writer, "\n".join(lines))
+    assert (chatty.orders, chatty.errors) == (plain.orders, plain.errors)
