@@ -171,3 +171,22 @@ def test_resolve_diplomacy_keeps_a_supports_coast() -> None:
     results = {r["order"]: r["result"] for r in second["order_results"]}
     assert results["F gas - spa/nc"] == "succeeds"
     assert results["F wes - spa/sc"] == "fails"
+
+
+def test_resolve_reads_orders_as_mail_does() -> None:
+    """`courier resolve truce` reads through the same forgiving reader as mail: greetings skipped,
+    one order in a sentence taken."""
+    orders = {
+        "Agatha": "Hi all,\nAction: loot",
+        "Barney": "I want to attack agatha",
+        "Celeste": "support Barney",
+    }
+    done = courier("resolve", "truce", stdin=json.dumps({**REQUEST, "orders": orders}))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["errors"] == {}
+    assert (answer["results"]["Barney"]["action"], answer["results"]["Barney"]["target"]) == (
+        "attack",
+        "Agatha",
+    )
+    assert answer["results"]["Agatha"]["action"] == "loot"

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Event, Outcome, Submission, event_to_json
 from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
 from engine.truce._outcome import decide
-from engine.truce._parse import parse_orders
 from engine.truce._resolve import resolve_round
 from engine.truce._state import JSON, MIN_PLAYERS, Player, Result, TruceState
 
+Reader = Callable[[TruceState, str, str], Submission]
 
-def resolve_request(request: Mapping[str, Any]) -> JSON:
-    """Parse each player's orders, apply their gifts, resolve the round. Bad input → ValueError.
+
+def resolve_request(request: Mapping[str, Any], read: Reader) -> JSON:
+    """Read each player's orders (``read``: the ruleset's ``parse``, as for mail), apply their
+    gifts, resolve the round. Bad input → ValueError.
 
     Truce has no chance, so ``seed`` is checked but changes nothing.
     """
@@ -28,7 +30,7 @@ def resolve_request(request: Mapping[str, Any]) -> JSON:
     submissions: dict[str, Submission] = {}
     events: list[Event] = []
     for player, text in orders.items():
-        submissions[player] = parse_orders(state, player, text)
+        submissions[player] = read(state, player, text)
         state, gifts = apply_gifts(state, submissions[player])
         events += gifts
     after, round_events = resolve_round(state, submissions)

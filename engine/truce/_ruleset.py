@@ -100,7 +100,7 @@ class Truce:
         return state_from_json(data)
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request)
+        return resolve_request(request, self.parse)
 
 
 def _listed(nicknames: str | Sequence[str]) -> tuple[str, ...]:

@@ -9,11 +9,10 @@ next phase someone must act in.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import event_to_json
-from engine.veneer._legal import parse_orders
+from engine.core import Submission, event_to_json
 from engine.veneer._phases import awaiting, phase_of
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
@@ -21,8 +20,9 @@ from engine.veneer._turn import resolve_stage
 from engine.veneer._view import decide
 
 
-def resolve_request(request: Mapping[str, Any]) -> JSON:
-    """Bad input → ``ValueError`` saying what is wrong."""
+def resolve_request(request: Mapping[str, Any], read: Callable[[VeneerState, str, str], Submission]) -> JSON:
+    """``read`` is the ruleset's ``parse``, so orders read as in mail. Bad input → ``ValueError``
+    saying what is wrong."""
     if not isinstance(request, Mapping):
         raise ValueError("the request must be a JSON object with “state”, “orders” and “seed”")
     seed = request.get("seed", "")
@@ -37,7 +37,7 @@ def resolve_request(request: Mapping[str, Any]) -> JSON:
     if unknown:
         raise ValueError(f"orders for unknown players {unknown}; the players are {list(state.names)}")
     waiting = awaiting(state)
-    submissions = {p: parse_orders(state, p, orders[p]) for p in state.names if p in orders and p in waiting}
+    submissions = {p: read(state, p, orders[p]) for p in state.names if p in orders and p in waiting}
     after, events = resolve_stage(state, submissions, rng)
     outcome = decide(after)
     return {

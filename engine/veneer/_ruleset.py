@@ -83,7 +83,7 @@ class Veneer(Game):
         return state_from_json(data)
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request)
+        return resolve_request(request, self.parse)
 
 
 DEFAULT_TEXT = {
