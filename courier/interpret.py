@@ -239,9 +239,9 @@ def read_orders(
 
     A mail whose text holds no orders and no mistakes (empty, or a quote, a greeting, a signature) but
     whose subject, without ``Re:``/``Fwd:``/``AW:``/``SV:`` and tags, reads as orders counts the
-    subject's orders. A subject
-    that reads only as a mistake counts when the game has a "did you mean" for it (a typo in an
-    order); a subject such as "Spring 1901: results" is no order attempt and changes nothing."""
+    subject's orders. A subject that reads only as a mistake counts when the game has a "did you
+    mean" for it (a typo in an order); "Spring 1901: results" is no order attempt and changes nothing.
+    The journal keeps the text read, so a replay reads the same."""
     parsed = ruleset.parse(state, player, text)
     written = _SUBJECT_NOISE.sub("", subject).strip()
     if parsed.orders or parsed.errors or not written:
