@@ -44,7 +44,7 @@ GREETINGS = _words(
 # Words a sentence may end with that are not part of its order: "... this round, please."
 _TAIL = _words(
     """this that the round turn time phase now please pls thanks thank you then again too also ok
-    okay i think guess suppose hope for me anyway"""
+    okay i think guess suppose hope for me anyway sorry cheers thx"""
 )
 _BEFORE_NEXT = _TAIL | {"and", "or", "but", "maybe", "perhaps"}  # "attack Barney or support ..."
 _PUNCT = ".,;:!?\"'()[]«»“”‘’…"

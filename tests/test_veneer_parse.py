@@ -65,3 +65,10 @@ def test_the_order_form_shows_only_ones_own_secrets() -> None:
     form = VENEER.order_template(state, "Agatha")
     assert "your targets are Barney and Charles" in form and "Sabotage" in form
     assert all("Sabotage" not in VENEER.order_template(state, n) for n in NAMES[1:])
+
+
+def test_a_vote_in_a_sentence_or_with_a_word_after_it_counts() -> None:
+    """Votes are no verbs, yet an attempt at an order: never skipped as chatter (issue 13)."""
+    state = table(stage="vote", flipped="Tithe")
+    assert VENEER.parse(state, "Barney", "Hi all,\nI vote yes\nCheers").orders == ("vote yes",)
+    assert VENEER.parse(state, "Barney", "nay, sorry").orders == ("vote no",)

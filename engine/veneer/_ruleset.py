@@ -50,7 +50,8 @@ class Veneer(Game):
     def vocabulary(self, state: VeneerState) -> Vocabulary:
         """Every order word of Veneer's forms, and the players', factions' and cards' names."""
         names = names_of(state)
-        return Vocabulary.of(ORDER_WORDS, [*names.players, *names.factions, *names.cards])
+        votes = ["yes", "no", "aye", "nay", "against"]  # a vote is an order attempt, though no verb
+        return Vocabulary.of(ORDER_WORDS, [*names.players, *names.factions, *names.cards], signs=votes)
 
     @forgiving
     def parse(self, state: VeneerState, player: str, text: str) -> Submission:
