@@ -290,13 +290,15 @@ def _syntax(text: str, map: Map, names: Names) -> ParsedOrder | LineError:
     return order
 
 
-def order_vocabulary(map: Map, *, verbs: Iterable[str] = (), words: Iterable[str] = ()) -> Vocabulary:
+def order_vocabulary(
+    map: Map, *, verbs: Iterable[str] = (), words: Iterable[str] = (), signs: Iterable[str] = ()
+) -> Vocabulary:
     """The words of orders on ``map`` for the forgiving reader (``engine.reading``): the full order
     words (not ``S`` or ``-``, which are not words of a sentence), every province's spellings, and
-    the unit types, plus a variant's own ``verbs`` and ``words``."""
+    the unit types, plus a variant's own ``verbs``, ``words`` and ``signs``."""
     full = {w for w in _VERBS - _MOVE if len(w) > 2} | {"move", "moves", "draw"}
-    signs = {"-", "->", "=>", "→", *(w for w in _VERBS if len(w) == 1)}
-    return Vocabulary.of(full | set(verbs), Names.of(map).spellings, words={*_TYPES, *words}, signs=signs)
+    marks = {"-", "->", "=>", "→", *(w for w in _VERBS if len(w) == 1), *signs}
+    return Vocabulary.of(full | set(verbs), Names.of(map).spellings, words={*_TYPES, *words}, signs=marks)
 
 
 def parse_order_syntax(text: str, map: Map) -> ParsedOrder | LineError:

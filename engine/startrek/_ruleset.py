@@ -79,8 +79,20 @@ class StarTrek(Game):
     # --- orders -----------------------------------------------------------------------------------
 
     def vocabulary(self, state: StarTrekState) -> Vocabulary:
-        abilities = ["rage", "immunity", "shiar", "bribe", "sabotage", "buy", "freeze", "ally", "alliance"]
-        return order_vocabulary(MAP, verbs=abilities, words=["ship", "ships", "troop", "troops", "t"])
+        abilities = (
+            "rage",
+            "immunity",
+            "shiar",
+            "bribe",
+            "sabotage",
+            "buy",
+            "freeze",
+            "ally",
+            "alliance",
+            "break",
+        )
+        units = ("ship", "ships", "troop", "troops", "t")
+        return order_vocabulary(MAP, verbs=abilities, words=units, signs=["tal"])  # "tal shiar": one order
 
     @forgiving
     def parse(self, state: StarTrekState, player: str, text: str) -> Submission:
