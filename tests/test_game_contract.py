@@ -4,6 +4,9 @@ tests/data/forgiving.yaml (how its players write orders), and then these tests r
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import RULESETS, Ruleset
-from engine.core import OPTIONAL_HOOKS, play_phase, rng_for
+from engine.core import OPTIONAL_HOOKS, Event, play_phase, rng_for
 from engine.reading import Vocabulary
 from tests.conftest import Table
 
@@ -149,3 +152,18 @@ def test_greetings_anywhere_never_change_what_is_read(game: str, noise: list[tup
         lines.insert(at % (len(lines) + 1), chatter)
     chatty = ruleset.parse(state, writer, "\n".join(lines))
     assert (chatty.orders, chatty.errors) == (plain.orders, plain.errors)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_event_a_game_defines_has_its_template(game: str) -> None:
+    """A report line per event: templates/GAME/events/EVENT.txt.j2 for every Event of the package."""
+    package = type(RULESETS[game]).__module__.rsplit(".", 1)[0]
+    modules = pkgutil.iter_modules(importlib.import_module(package).__path__, f"{package}.")
+    events = {
+        cls.__name__
+        for info in modules
+        for _, cls in inspect.getmembers(importlib.import_module(info.name), inspect.isclass)
+        if issubclass(cls, Event) and cls is not Event and cls.__module__.startswith(package)
+    }
+    folder = Path(__file__).parent.parent / "templates" / game / "events"
+    assert events and {e for e in events if not (folder / f"{e}.txt.j2").exists()} == set()
