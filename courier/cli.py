@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from courier.backends.base import BackendError
-from courier.config import ConfigError, load_deployment
+from courier.config import load_deployment
+from courier.errors import CourierError
 
 log = logging.getLogger("courier")
 
@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.run(args))
-    except (ConfigError, BackendError, KeyError, ValueError, OSError) as e:
+    except (CourierError, KeyError, ValueError, OSError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"courier: {message}", file=sys.stderr)
         return 2
@@ -58,11 +58,23 @@ def _parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="render the mail this tick would send; change nothing"
     )
     tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
+    tick.add_argument(
+        "--new-journal",
+        action="store_true",
+        help="the journal is new on purpose: start games the sheets show running over from round 1",
+    )
     status = command("status", _status, "games, phases, deadlines, who is awaited, outbox backlog")
     with_config(status)
     replay = command("replay", _replay, "re-run a game from the journal and verify every round reproduces")
     with_config(replay)
     replay.add_argument("game", help="the game's id")
+    restore = command(
+        "restore", _restore, "put back a copy of the journal (state_dir/backups) after checking it"
+    )
+    with_config(restore)
+    restore.add_argument(
+        "backup", type=Path, help="the copy, e.g. state/backups/journal-20261201T200500Z.sqlite"
+    )
     resolve = command("resolve", _resolve, "resolve one round given as JSON on stdin (JSON Lines too)")
     resolve.add_argument("game", help="the game kind, e.g. truce")
     init = command("init", _init, "write a commented starter config and a game workbook, or set up a sheet")
@@ -92,7 +104,7 @@ def _tick(args: argparse.Namespace) -> int:
 
         problems = dry_run(deployment, now=now, out=sys.stdout)
     else:
-        problems = run_tick(deployment, now=now)
+        problems = run_tick(deployment, now=now, new_journal=args.new_journal)
     for problem in problems:
         print(f"courier: {problem}", file=sys.stderr)
     return 1 if problems else 0
@@ -109,7 +121,7 @@ def _replay(args: argparse.Namespace) -> int:
     from courier.journal import Journal
     from courier.replay import replay_game
 
-    journal = Journal(load_deployment(args.config).journal_path)
+    journal = Journal(load_deployment(args.config).journal_path, create=False)
     try:
         rounds, problems = replay_game(journal, args.game)
     finally:
@@ -118,6 +130,23 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"{args.game} {problem.phase_key}: {problem.what}", file=sys.stderr)
     print(f"{args.game}: {rounds} round(s) replayed, {'all reproduce' if not problems else 'MISMATCH'}")
     return 1 if problems else 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from courier.backups import check_backup, restore_journal
+    from courier.tick import run_lock
+
+    deployment = load_deployment(args.config)
+    for line in check_backup(args.backup):
+        print(line)
+    with run_lock(deployment.lock_path) as held:
+        if not held:
+            raise CourierError("a tick is running; try again when it has finished")
+        kept = restore_journal(args.backup, deployment.journal_path, now=datetime.now(UTC))
+    print(f"restored {deployment.journal_path} from {args.backup}")
+    if kept is not None:
+        print(f"the journal it replaced is kept as {kept}")
+    return 0
 
 
 def _resolve(args: argparse.Namespace) -> int:

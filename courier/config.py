@@ -16,12 +16,13 @@ from typing import Any
 
 from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
+from courier.errors import CourierError
 from courier.schedule import Schedule, ScheduleError
 from engine import find_ruleset
 from engine.core import ConfigDefaults, OptionChecked, Ruleset
 
 
-class ConfigError(Exception):
+class ConfigError(CourierError):
     """An operator's mistake in a config file or sheet; the message says what to fix."""
 
 
@@ -35,6 +36,14 @@ class GameSource:
     sheet: str | None = None
     seed: str | None = None  # fixed by the operator (demo, tests); else drawn at game start
     base_dir: Path | None = None  # where the deployment file is: `*_file` options are found from here
+
+
+@dataclass(frozen=True)
+class BackupPolicy:
+    """``[backups]``: copies of the journal kept in ``state_dir/backups`` before each resolution."""
+
+    keep: int = 50  # at most this many copies
+    days: int = 30  # none older than this many days (the newest is always kept)
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,11 @@ class Deployment:
     sheets: dict[str, Any] = field(default_factory=dict)
     # Authentication-Results headers are believed only from these servers (empty: from any).
     trusted_authserv_ids: tuple[str, ...] = ()
+    backups: BackupPolicy = field(default_factory=BackupPolicy)
+
+    @property
+    def backup_dir(self) -> Path:
+        return self.state_dir / "backups"
 
     @property
     def journal_path(self) -> Path:
@@ -91,7 +105,16 @@ def load_deployment(path: Path) -> Deployment:
         games=games,
         sheets=_with_local_path(data.get("sheets", {}), local, key="credentials_file"),
         trusted_authserv_ids=tuple(data.get("auth", {}).get("trusted_authserv_ids", ())),
+        backups=_backup_policy(data.get("backups", {}), path),
     )
+
+
+def _backup_policy(table: Mapping[str, Any], path: Path) -> BackupPolicy:
+    values = {key: table.get(key, getattr(BackupPolicy, key)) for key in ("keep", "days")}
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ConfigError(f"{path}: [backups] {key} must be a whole number of at least 1, not {value!r}")
+    return BackupPolicy(**values)
 
 
 def _game_source(table: Mapping[str, Any], path: Path, organiser: str, local: Any) -> GameSource:

@@ -45,6 +45,8 @@ class Tick:
     broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
     late: set[int] = field(default_factory=set)  # inputs that missed their round's deadline
     publish: bool = True
+    backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
+    new_journal: bool = False  # the operator's word that an empty journal starts every game over
 
     def queue(
         self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str

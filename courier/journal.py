@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from courier.errors import JournalError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS inputs (
@@ -118,6 +120,14 @@ class OutboxRow:
     attempts: int
 
 
+def _damaged(path: Path, error: sqlite3.DatabaseError) -> str:
+    return (
+        f"the journal {path} is damaged or not a journal ({error}); nothing was read or sent."
+        ' Put back a copy (`courier restore`, see README "Recovery") or move it aside'
+        " and start over with `courier tick --new-journal`"
+    )
+
+
 def _ts(dt: datetime) -> str:
     if dt.tzinfo is None:
         raise ValueError("the journal stores aware datetimes only")
@@ -131,19 +141,36 @@ def _dt(text: str | None) -> datetime | None:
 class Journal:
     """A thin, typed face over the SQLite file. Every write happens inside ``transaction()``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        if not create and not path.exists():
+            raise JournalError(f"no journal at {path}: check state_dir in the deployment file")
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
             # Created 0600: the journal holds every player's orders and the games' secret seeds.
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
+        try:
+            self._open()
+        except sqlite3.DatabaseError as e:
+            self.db.close()
+            raise JournalError(_damaged(path, e)) from e
+
+    def _open(self) -> None:
+        # Checked before any step runs, so a damaged journal stops the tick before mail is marked read.
+        verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(str(verdict).splitlines()[0])
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(submissions)")}
         if "kind" not in columns:  # a journal from before players could join mid-game
             self.db.execute("ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'orders'")
+
+    def is_empty(self) -> bool:
+        """True for a journal that has never started a game (new, or a lost one's 0-byte stand-in)."""
+        return self.db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
 
     def close(self) -> None:
         self.db.close()

@@ -1,7 +1,9 @@
 """Step 7: the public ledger, projected from the journal onto the game's sheet.
 
-The sheet is rewritten only when the projection changed, so a quiet tick costs no write. It holds
-public facts only: standings, who has sent orders (never what), and each round's public results.
+The sheet is rewritten only when the projection changed or the Ledger read this tick differs from it
+(an organiser's save or an old copy of the workbook put back), so a quiet tick costs no write and a
+damaged Ledger heals at the next tick. It holds public facts only: standings, who has sent orders
+(never what), and each round's public results.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import hashlib
 import json
 from typing import Any
 
+from courier.backends._sheet_tables import shown_rows
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
 from courier.mails import seed_hash
@@ -23,7 +26,7 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     ledger = ledger_table(tick, loaded, row)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
-    if tick.journal.meta(f"published/{row.id}") == digest:
+    if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
         return
     loaded.workbook.write_public(ledger=ledger, history=history)
     tick.journal.set_meta(f"published/{row.id}", digest)

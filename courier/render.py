@@ -17,6 +17,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from courier.data import shipped_dir
+from courier.errors import CourierError
 
 __all__ = [
     "RenderError",
@@ -30,7 +31,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class RenderError(Exception):
+class RenderError(CourierError):
     """A template failed to render: an operator's problem (usually an organiser's override)."""
 
 

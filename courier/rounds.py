@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from courier import faults
+from courier.backups import backup_journal
 from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
@@ -25,6 +26,11 @@ def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
         at = _due_at(tick, loaded, row)
         if at is None:
             return
+        if not tick.backed_up:  # one consistent copy a tick, taken before anything is resolved
+            backup_journal(
+                tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
+            )
+            tick.backed_up = True
         resolve_round(tick, loaded, row, at=at)
 
 

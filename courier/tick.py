@@ -21,6 +21,7 @@ from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
+from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
@@ -58,6 +59,7 @@ def run_tick(
     transport: Transport | None = None,
     send: bool = True,
     publish: bool = True,
+    new_journal: bool = False,
 ) -> list[str]:
     """Run one tick. Returns the problems met (empty when all went well)."""
     with run_lock(deployment.lock_path) as held:
@@ -68,7 +70,9 @@ def run_tick(
         inbox = inbox or open_inbox(deployment.inbox, last_uid=journal.last_uid)
         transport = transport or open_transport(deployment.outbox)
         mailer = Mailer(deployment, now=now)
-        tick = Tick(deployment, journal, inbox, transport, mailer, now, publish=publish)
+        tick = Tick(
+            deployment, journal, inbox, transport, mailer, now, publish=publish, new_journal=new_journal
+        )
         try:
             _steps(tick, send=send)
         finally:
@@ -80,6 +84,10 @@ def run_tick(
 
 def _steps(tick: Tick, *, send: bool) -> None:
     load_games(tick)
+    if refuse_lost_journal(tick):
+        if send:
+            drain_outbox(tick)
+        return
     ingest_mail(tick)
     ingest_forms(tick)
     _each_game(tick, start_game)

@@ -149,16 +149,29 @@ def column_letter(index: int) -> str:
 
 
 def parse_snapshot(
-    *, config: Table, players: Table, responses: Iterable[Table], zone: ZoneInfo
+    *, config: Table, players: Table, responses: Iterable[Table], zone: ZoneInfo, ledger: Table | None = None
 ) -> SheetSnapshot:
     """The snapshot a tick works from; naive times in the form tabs are in ``zone``."""
     settings, cells = _read_config(config)
     people, rows = _read_players(players)
     answers = [answer for table in responses for answer in _read_responses(table, zone)]
     answers.sort(key=lambda r: r.timestamp)  # humans may sort the rows; time order is what counts
+    shown = shown_rows([[text(value, fmt) for value, fmt in row] for row in ledger.rows]) if ledger else ()
     return SheetSnapshot(
-        config=settings, players=people, responses=answers, config_cells=cells, player_rows=rows
+        config=settings, players=people, responses=answers, config_cells=cells, player_rows=rows, ledger=shown
     )
+
+
+def shown_rows(rows: Iterable[Iterable[object]]) -> tuple[tuple[str, ...], ...]:
+    """Rows as text with trailing blank cells and rows trimmed: a sheet pads what a file does not."""
+    trimmed = [_trim([value if isinstance(value, str) else text(value) for value in row]) for row in rows]
+    return tuple(_trim(trimmed))
+
+
+def _trim(items: list[Any]) -> Any:
+    while items and not items[-1]:
+        items.pop()
+    return tuple(items)
 
 
 def _columns(header_row: Sequence[Cell], fields: Mapping[str, tuple[str, ...]]) -> dict[str, int]:

@@ -9,6 +9,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Protocol
 
+from courier.errors import CourierError
+
 
 @dataclass(frozen=True)
 class RawMessage:
@@ -57,6 +59,15 @@ class SheetSnapshot:
     # and Players row number as the sheet shows it, in the order of ``players``.
     config_cells: dict[str, str] = field(default_factory=dict)
     player_rows: list[int] = field(default_factory=list)
+    # The Ledger tab as the text a person sees (trailing blanks trimmed): the tick compares it with
+    # what the journal says it should be, and its first row names the game once it is running.
+    ledger: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def running_game(self) -> str | None:
+        """The game id the Ledger names ("Game | truce-1 | Phase ..."): written once a game started."""
+        first = self.ledger[0] if self.ledger else ()
+        return first[1] if len(first) > 1 and first[0] == "Game" and first[1] else None
 
 
 class Workbook(Protocol):
@@ -80,7 +91,7 @@ class Transport(Protocol):
     def close(self) -> None: ...
 
 
-class BackendError(Exception):
+class BackendError(CourierError):
     """An operator's problem with a backend: login, path, quota. Says what to fix."""
 
 

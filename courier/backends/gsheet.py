@@ -131,6 +131,7 @@ class GoogleSheet:
             players=tables[players],
             responses=[table for title, table in tables.items() if is_responses_tab(title)],
             zone=meta.zone,
+            ledger=tables.get(meta.title(LEDGER_TAB) or LEDGER_TAB),
         )
 
     def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:

@@ -64,6 +64,7 @@ class XlsxWorkbook:
                 players=_table(self._tab(book, PLAYERS_TAB)),
                 responses=[_table(sheet) for sheet in book.worksheets if is_responses_tab(sheet.title)],
                 zone=self.zone,
+                ledger=_table(ledger) if (ledger := _find_tab(book, LEDGER_TAB)) else None,
             )
         finally:
             book.close()
