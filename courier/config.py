@@ -10,6 +10,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
 from courier.errors import CourierError
-from courier.schedule import Schedule, ScheduleError
+from courier.schedule import Schedule, ScheduleError, parse_duration
 from engine import find_ruleset
 from engine.core import ConfigDefaults, OptionChecked, Ruleset
 
@@ -62,6 +63,9 @@ class Deployment:
     # Authentication-Results headers are believed only from these servers (empty: from any).
     trusted_authserv_ids: tuple[str, ...] = ()
     backups: BackupPolicy = field(default_factory=BackupPolicy)
+    # A tick finding the last one longer ago than this, with deadlines passed in between, resolves
+    # nothing and moves those deadlines instead (courier/outage.py). Zero: catch up at once.
+    stale_after: timedelta = timedelta(hours=6)
 
     @property
     def backup_dir(self) -> Path:
@@ -106,7 +110,17 @@ def load_deployment(path: Path) -> Deployment:
         sheets=_with_local_path(data.get("sheets", {}), local, key="credentials_file"),
         trusted_authserv_ids=tuple(data.get("auth", {}).get("trusted_authserv_ids", ())),
         backups=_backup_policy(data.get("backups", {}), path),
+        stale_after=_stale_after(data.get("stale_after", "6h"), path),
     )
+
+
+def _stale_after(value: object, path: Path) -> timedelta:
+    if value in (0, "0"):
+        return timedelta(0)
+    try:
+        return parse_duration(str(value))
+    except ValueError as e:
+        raise ConfigError(f"{path}: stale_after: {e} (0 turns the outage guard off)") from None
 
 
 def _backup_policy(table: Mapping[str, Any], path: Path) -> BackupPolicy:

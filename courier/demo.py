@@ -31,6 +31,7 @@ START = datetime(2026, 12, 1, 8, 0, tzinfo=ZONE)
 
 DEPLOYMENT = f"""\
 state_dir = "state"
+stale_after = 0  # the demo jumps from deadline to deadline; a real deployment ticks every few minutes
 domain = "demo.courier.invalid"
 from = "Courier <courier@demo.invalid>"
 reply_to = "orders@demo.invalid"

@@ -463,4 +463,8 @@ class Journal:
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            self.put_meta(db, key, value)
+
+    @staticmethod
+    def put_meta(db: sqlite3.Connection, key: str, value: str) -> None:
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -158,6 +158,16 @@ class Mailer:
         )
         return self._send("notice", ctx, to=player.email, key=key)
 
+    def announcement(
+        self, config: GameConfig, player: Player, *, row: GameRow, text: str, key: str
+    ) -> EmailMessage:
+        """A notice from the arbiter itself (a deadline moved after an outage), to one player."""
+        state = config.ruleset.from_json(row.state)
+        ctx = NoticeContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline), lines=[text]
+        )
+        return self._send("notice", ctx, to=player.email, key=key)
+
     def report(
         self,
         config: GameConfig,

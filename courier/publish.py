@@ -16,6 +16,7 @@ from courier.backends._sheet_tables import shown_rows
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
 from courier.mails import seed_hash
+from courier.outage import history_notes
 from engine.core import Ruleset
 
 
@@ -59,13 +60,18 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:
     """One row per player per resolved round: that round's public standings."""
-    table: list[list[Any]] = []
-    for record in tick.journal.rounds(game_id):
+    records = tick.journal.rounds(game_id)
+    notes = history_notes(tick.journal, game_id)  # an outage, a moved deadline: after round N
+    header: list[Any] = ["Round"]
+    body: list[list[Any]] = []
+    for done, record in enumerate(records):
+        body.extend(["—", text] for before, text in notes if before == done)
         rows = ruleset.ledger(ruleset.from_json(record["state_after"]))
-        if not table:
-            table.append(["Round", *(rows[0] if rows else [])])
-        table.extend([record["phase_key"], *(_cell(v) for v in entry.values())] for entry in rows)
-    return table or [["Round"]]
+        if done == 0 and rows:
+            header = ["Round", *rows[0]]
+        body.extend([record["phase_key"], *(_cell(v) for v in entry.values())] for entry in rows)
+    body.extend(["—", text] for before, text in notes if before >= len(records))
+    return [header, *body]
 
 
 def _cell(value: Any) -> Any:

@@ -102,6 +102,8 @@ class Schedule:
     # Phases of some kinds run on their own clock (`retreat_duration = 12h`): Diplomacy's retreats
     # and builds, Veneer's votes. A phase kind without an entry follows `deadlines`/`duration`.
     phase_durations: Mapping[str, timedelta] = field(default_factory=dict)
+    # After an outage, an overdue deadline moves to at least now + this (see courier/outage.py).
+    outage_grace: timedelta = timedelta(hours=12)
 
     @classmethod
     def from_config(cls, config: Mapping[str, str]) -> Schedule:
@@ -119,6 +121,7 @@ class Schedule:
             reminders=_keyed("reminders", values.get("reminders", "12h, 1h"), _reminders),
             early_resolution=_keyed("early_resolution", values.get("early_resolution", "no"), _yes_no),
             settle=_keyed("settle", values.get("settle", "10m"), parse_duration),
+            outage_grace=_keyed("outage_grace", values.get("outage_grace", "12h"), parse_duration),
             phase_durations={
                 key.removesuffix("_duration"): _keyed(key, value, _positive_duration)
                 for key, value in values.items()

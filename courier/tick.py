@@ -26,6 +26,7 @@ from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
 from courier.newcomers import admit_newcomers
+from courier.outage import check_clock, outage_guard
 from courier.publish import publish_game
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
@@ -88,12 +89,15 @@ def _steps(tick: Tick, *, send: bool) -> None:
         if send:
             drain_outbox(tick)
         return
+    check_clock(tick)
     ingest_mail(tick)
     ingest_forms(tick)
     _each_game(tick, start_game)
     _each_game(tick, admit_newcomers)
+    outage = outage_guard(tick)  # before reading orders: lateness is judged by the moved deadline
     interpret_inputs(tick, before_deadlines=True)
-    _each_game(tick, resolve_due)
+    if not outage:  # after an outage, deadlines move instead of rounds resolving
+        _each_game(tick, resolve_due)
     interpret_inputs(tick, before_deadlines=False)
     _each_game(tick, send_reminders)
     if tick.publish:

@@ -90,6 +90,7 @@ SHEET_GAME = "truce-e2e"
 ORGANISER = "organiser@courier.test"
 HEAD = f"""\
 state_dir = "state"
+stale_after = 0
 domain = "courier.test"
 from = "Courier <{ORDERS_ADDRESS}>"
 reply_to = "{ORDERS_ADDRESS}"
