@@ -235,3 +235,26 @@ def test_a_move_leg_that_cannot_happen_leaves_the_other_legs_standing() -> None:
     lands = {"vuo-abbavilla": ("Al", 5), "vuo-downer": ("Al", 1), "vuo-farwell": ("Bea", 1)}
     after, events = step(position(lands), {"Al": "M: Abbavilla >> Downer, 2; Abbavilla >> Farwell, 1"})
     assert of(events, UnitsMoved)[0].legs == ("Abbavilla >> Downer, 2",) and units(after, "vuo-downer") == 3
+
+
+def test_a_conquer_tried_again_after_a_lost_battle_is_fought_again() -> None:
+    """Rulings (2026-11-24): III.3 allows any number of each action; V.1 skips only what depends on an
+    earlier failure. A second Conquer of the same land is a new attempt; what follows it depends on
+    the latest attempt."""
+    state = position({"vuo-abbavilla": ("Al", 20), "vuo-downer": ("Bea", 20)})
+    plan = "Q: Abbavilla >> Downer, 1\nQ: Abbavilla >> Downer, 1\nR: Downer, 3"
+    for seed in range(40):
+        after, events = step(state, {"Al": plan}, seed=seed)
+        battles = of(events, BattleFought)
+        if not battles[0].won:
+            break
+    else:
+        raise AssertionError("no seed loses the first battle")
+    assert len(battles) == 2, "the second attempt is fought, not skipped"
+    failures = of(events, ActionFailed)
+    assert not any(f.number == 2 for f in failures)
+    if battles[1].won:
+        assert owner(after, "vuo-downer") == "Al" and not failures
+    else:
+        assert [f.number for f in failures if f.skipped] == [3]
+        assert "depends on action 2" in failures[0].reason

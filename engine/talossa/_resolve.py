@@ -74,18 +74,23 @@ class PlanRun:
     results: dict[int, bool] = field(default_factory=dict)
     taken: dict[int, str] = field(default_factory=dict)  # Conquer's index → the land it took
 
-    def land(self, text: str) -> str:
-        """The land a plan's text means; ``Failed(skipped)`` when it is one an earlier failed
-        Conquer of this plan was to take."""
-        for index, action in enumerate(self.actions):
-            if index not in self.results or not isinstance(action, Conquer):
+    def land(self, text: str, *, attempt: bool = False) -> str:
+        """The land a plan's text means; ``Failed(skipped)`` when the latest earlier Conquer of this
+        plan that was to take it failed (rulings: V.1 skips what depends on a failure). With
+        ``attempt`` (the target of a new Conquer) a failed earlier try is no dependency: any number
+        of each action is allowed (III.3), so the plan tries again."""
+        for index in sorted(self.results, reverse=True):  # the latest attempt on a land decides
+            action = self.actions[index]
+            if not isinstance(action, Conquer):
                 continue
             named = bool(action.name) and fold(action.name or "") == fold(text)
-            if named or action.target == text:
-                if not self.results[index]:
-                    raise Failed(f"it depends on action {index + 1}, which failed", skipped=True)
-                if named:
-                    return self.taken[index]
+            if not (named or action.target == text):
+                continue
+            if self.results[index]:
+                return self.taken[index] if named else self.start_names[fold(text)]
+            if attempt and not named:
+                break
+            raise Failed(f"it depends on action {index + 1}, which failed", skipped=True)
         return self.start_names[fold(text)]
 
 
@@ -208,7 +213,7 @@ def _target(board: Board, run: PlanRun, origin: str, action: Conquer) -> str:
     if action.direction is not None:
         return _free_towards(board, origin, action.direction)
     assert action.target is not None
-    target = run.land(action.target)
+    target = run.land(action.target, attempt=True)
     if not board.map.adjacent(origin, target):
         raise Failed(f"{board.label(target)} does not border {board.label(origin)}")
     if board.owner(target) == run.player:
