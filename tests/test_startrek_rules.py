@@ -244,3 +244,21 @@ def test_a_gorn_unit_removed_for_lack_of_centres_may_stay() -> None:
         (roll,) = named(done.events, GornRolled)
         outcomes[roll.survived] = len(done.state.position.units_of("Gorn"))
     assert outcomes == {True: 2, False: 1}  # with a fixed seed: both fates happen, kept units stay put
+
+
+def test_ferengi_fall_income_is_the_centres_held_after_the_movement_whatever_happens_elsewhere() -> None:
+    """Rulings (2026-11-24): 1 latinum per centre the Ferengi control after the Fall movement. A
+    dislodgement elsewhere puts the board's ownership update off until after the retreats; the
+    income must not wait for it."""
+    ferengi = [("Ferengi", "F", "ferenginar")]
+    centres = {"Ferengi": ["ferenginar", "volchok", "clarus"], "Federation": ["organia"]}
+    battle = [("Klingon", "F", "qonos"), ("Klingon", "F", "boreth"), ("Federation", "F", "organia")]
+    orders = {"Ferengi": "ship ferenginar - risa"}
+    quiet = play(board(ferengi + battle, centres, season="fall"), orders)
+    fought = play(
+        board(ferengi + battle, centres, season="fall"),
+        {**orders, "Klingon": "ship qonos - organia\nship boreth S ship qonos - organia"},
+    )
+    assert fought.state.position.phase.kind == "retreat", "the Federation ship was dislodged"
+    incomes = [named(r.events, LatinumCounted)[0].income for r in (quiet, fought)]
+    assert incomes == [4, 4]  # ferenginar, volchok, clarus and risa

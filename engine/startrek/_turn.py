@@ -31,7 +31,7 @@ from engine.diplomacy import (
 from engine.diplomacy._json import reason_text
 from engine.diplomacy._map import Modifiers
 from engine.diplomacy._orders import Order
-from engine.diplomacy._phases import after_movement
+from engine.diplomacy._phases import after_movement, update_ownership
 from engine.diplomacy._results import OrderResult
 from engine.startrek._factions import MAP, VARIANT, nearest_free_home
 from engine.startrek._text import Ability, display
@@ -117,8 +117,19 @@ def movement_turn(
         MAP, position, tuple(sorted(units)), tuple(dislodged), moved.contested, seasons=VARIANT.seasons
     )
     _purchase(turn, abilities)
-    turn.income = len(turn.position.centres_of("Ferengi"))
+    turn.income = len(_centres_held(turn.position, last_season=position.phase.season == VARIANT.seasons[-1]))
     turn.latinum += turn.income
+
+
+def _centres_held(position: Position, *, last_season: bool) -> frozenset[str]:
+    """The Ferengi centres after this movement (rulings: whatever happens elsewhere). At the year's
+    last season a centre changes hands as the movement leaves it, even when a dislodgement elsewhere
+    puts the ownership update off until after the retreats."""
+    return (
+        update_ownership(MAP, position).centres_of("Ferengi")
+        if last_season
+        else position.centres_of("Ferengi")
+    )
 
 
 def _rage(turn: Turn, abilities: Mapping[str, Sequence[Ability]]) -> None:
