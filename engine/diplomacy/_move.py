@@ -77,10 +77,13 @@ def hold_strength(board: Board, province: str, resolve: Resolve) -> int:
 
 
 def defend_strength(board: Board, origin: str, resolve: Resolve) -> int:
+    """A head-to-head's other side: its own move's strength. A rage adds its +1 here too, since a
+    head-to-head compares the two attacks, each modifier applied once (Star Trek rulings); the
+    rage's -1 defence is for attacks that are not head to head. So at most one side moves."""
     if origin in board.immune:
         return IMMUNE
     backers = board.backers.get(origin)
-    return (1 + given(backers, resolve) if backers else 1) - board.rage.get(origin, 0)
+    return (1 + given(backers, resolve) if backers else 1) + board.rage.get(origin, 0)
 
 
 def prevent_strength(board: Board, origin: str, resolve: Resolve) -> int:
