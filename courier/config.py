@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.utils import parseaddr
@@ -19,6 +19,8 @@ from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
 from courier.errors import CourierError
 from courier.schedule import Schedule, ScheduleError, parse_duration
+from courier.screenful import printable
+from courier.unknown_keys import unknown_config_keys, unknown_deployment_keys
 from engine import find_ruleset
 from engine.core import ConfigDefaults, OptionChecked, Ruleset
 
@@ -62,10 +64,14 @@ class Deployment:
     sheets: dict[str, Any] = field(default_factory=dict)
     # Authentication-Results headers are believed only from these servers (empty: from any).
     trusted_authserv_ids: tuple[str, ...] = ()
+    # [auth] require = "pass": mail counts only when those servers show DKIM or DMARC pass for it.
+    require_pass: bool = False
     backups: BackupPolicy = field(default_factory=BackupPolicy)
     # A tick finding the last one longer ago than this, with deadlines passed in between, resolves
     # nothing and moves those deadlines instead (courier/outage.py). Zero: catch up at once.
     stale_after: timedelta = timedelta(hours=6)
+    # Keys nobody reads (a misspelling): the tick tells the organiser once.
+    warnings: tuple[str, ...] = ()
 
     @property
     def backup_dir(self) -> Path:
@@ -109,9 +115,23 @@ def load_deployment(path: Path) -> Deployment:
         games=games,
         sheets=_with_local_path(data.get("sheets", {}), local, key="credentials_file"),
         trusted_authserv_ids=tuple(data.get("auth", {}).get("trusted_authserv_ids", ())),
+        require_pass=_require_pass(data.get("auth", {}), path),
         backups=_backup_policy(data.get("backups", {}), path),
         stale_after=_stale_after(data.get("stale_after", "6h"), path),
+        warnings=tuple(f"{path}: {w}" for w in unknown_deployment_keys(data)),
     )
+
+
+def _require_pass(auth: Mapping[str, Any], path: Path) -> bool:
+    require = auth.get("require", "no-fail")
+    if require not in ("pass", "no-fail"):
+        raise ConfigError(f'{path}: [auth] require must be "pass" or "no-fail", not {require!r}')
+    if require == "pass" and not auth.get("trusted_authserv_ids"):
+        raise ConfigError(
+            f'{path}: [auth] require = "pass" needs trusted_authserv_ids (your receiving server\'s id, '
+            'e.g. ["mx.google.com"]): anyone can write an Authentication-Results header'
+        )
+    return bool(require == "pass")
 
 
 def _stale_after(value: object, path: Path) -> timedelta:
@@ -198,6 +218,8 @@ class GameConfig:
     schedule: Schedule
     players: tuple[Player, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    # What the organiser should fix though the game runs (a misspelt key, an untypable secret).
+    warnings: tuple[str, ...] = ()
 
     def player_by_email(self, email: str) -> Player | None:
         return next((p for p in self.players if p.email == email.lower()), None)
@@ -235,7 +257,19 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     roles = {p.name: p.role for p in players if p.role}
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
-    return GameConfig(source.id, ruleset, schedule, players, options)
+    warnings = unknown_config_keys(snapshot.config, ruleset) + _untypable_secrets(players)
+    return GameConfig(
+        source.id, ruleset, schedule, players, options, tuple(f"{where}: {w}" for w in warnings)
+    )
+
+
+def _untypable_secrets(players: Sequence[Player]) -> list[str]:
+    """A secret is given as one line `secret: …`; one with a line break or control character cannot be."""
+    return [
+        f"{p.name}'s Secret cannot be typed on one line of a mail, so their orders can never count"
+        for p in players
+        if "\n" in p.secret.strip() or "\r" in p.secret or printable(p.secret) != p.secret
+    ]
 
 
 def _check_data(ruleset: Ruleset, option: str, data: Any, where: str, text: str) -> None:

@@ -67,6 +67,14 @@ class Tick:
         log.error("%s", text)
         self.problems.append(text)
 
+    def warn_once(self, game_id: str | None, organiser: str, warning: str) -> None:
+        """A problem that stops nothing (a misspelt setting): on stderr and to the organiser, once."""
+        key = "warned/" + hashlib.sha256(warning.encode()).hexdigest()[:16]
+        if self.journal.meta(key) is None:
+            log.warning("%s", warning)
+            self.tell_organiser(game_id, organiser, warning)
+            self.journal.set_meta(key, warning)
+
     def tell_organiser(self, game_id: str | None, organiser: str, problem: str) -> None:
         """One mail to the organiser per distinct problem, ever (the outbox key dedups it)."""
         digest = hashlib.sha256(problem.encode()).hexdigest()[:16]

@@ -19,7 +19,7 @@ from courier.compose import is_our_message_id
 from courier.config import Player
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
-from courier.mailtext import game_tag, plus_tag, read_mail
+from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
 from engine.core import Ruleset, Submission
 
@@ -30,7 +30,12 @@ _SUBJECT_NOISE = re.compile(
     r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I
 )
 FROM_SUBJECT = "Your mail’s text held no orders, so its subject was read as your orders: “{}”."
-SECRET_LINE = re.compile(r"^\s*(?:secret|password)\s*[:=]\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+FORWARDED = "Forwarded text in your mail was ignored: only your own words count as your orders."
+REUSED_ID = (
+    "Your mail reused the Message-ID of an earlier mail with other content; it was read as a new mail."
+)
+# A secret may hold spaces (`secret: open sesame`); spaces around it do not count.
+SECRET_LINE = re.compile(r"^[ \t]*(?:secret|password)[ \t]*[:=][ \t]*(\S(?:[^\n]*\S)?)[ \t]*$", re.I | re.M)
 
 
 @dataclass(frozen=True)
@@ -45,11 +50,17 @@ class Letter:
     secret: str | None  # a form's Secret column; mail carries it as a `secret:` line
     refusal: str | None  # why this mail must not count (auth failure), to tell the real player
     silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
+    forwarded: bool = False  # forwarded text was left out of ``text``
 
 
 def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
     for item in tick.journal.pending_inputs():
-        letter = _letter(tick, item)
+        try:
+            letter = _letter(tick, item)
+        except UnreadableMail as e:  # never retried, never answered: we cannot even say who sent it
+            _settle(tick.journal, item, status="unreadable", note=f"unreadable: {e}")
+            _file_away(tick, item)
+            continue
         if letter.silent:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
         else:
@@ -68,7 +79,7 @@ def _file_away(tick: Tick, item: Input) -> None:
     if item.source != "mail" or status == "new":
         return
     try:
-        tick.inbox.file_away(item.source_id, rejected=status == "ignored")
+        tick.inbox.file_away(item.source_id, rejected=status in ("ignored", "unreadable"))
     except BackendError as e:
         log.warning("could not file message %s away: %s", item.id, e)
 
@@ -79,7 +90,10 @@ def _letter(tick: Tick, item: Input) -> Letter:
         return Letter(
             body["email"], "", "", (body["game"],), body["orders"], body["secret"] or "", None, None
         )
-    mail = read_mail(item.raw, trusted_authserv_ids=tick.deployment.trusted_authserv_ids)
+    deployment = tick.deployment
+    mail = read_mail(
+        item.raw, trusted_authserv_ids=deployment.trusted_authserv_ids, require_pass=deployment.require_pass
+    )
     silent = mail.automatic
     if is_our_message_id(mail.message_id, tick.deployment.domain):
         silent = "our own mail came back"
@@ -87,8 +101,17 @@ def _letter(tick: Tick, item: Input) -> Letter:
     known = {g.id.lower(): g.id for g in tick.deployment.games}
     found = [game_tag(mail.subject), *map(plus_tag, mail.recipients)]
     tags = tuple(known[t.lower()] for t in found if t and t.lower() in known)
-    refusal = f"the receiving server reported {mail.auth_failed}" if mail.auth_failed else None
-    return Letter(mail.sender, mail.subject, mail.message_id, tags, mail.text, None, refusal, silent)
+    return Letter(
+        mail.sender,
+        mail.subject,
+        mail.message_id,
+        tags,
+        mail.text,
+        None,
+        mail.refusal,
+        silent,
+        mail.forwarded,
+    )
 
 
 def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
@@ -163,7 +186,7 @@ def _check_secret(letter: Letter, player: Player) -> tuple[str, bool]:
         text = SECRET_LINE.sub("", text)
     if not player.secret:
         return text, True
-    return text, given == player.secret
+    return text, given is not None and " ".join(given.split()) == " ".join(player.secret.split())
 
 
 def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str) -> None:
@@ -188,7 +211,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         player,
         row=row,
         state=new_state,
-        parsed=replace(parsed, notes=(FROM_SUBJECT.format(subject), *parsed.notes)) if subject else parsed,
+        parsed=replace(parsed, notes=(*_shell_notes(tick, item, letter, subject), *parsed.notes)),
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
@@ -230,6 +253,16 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
                 )
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
+
+
+def _shell_notes(tick: Tick, item: Input, letter: Letter, subject: str) -> list[str]:
+    """What the receipt says about how the mail was read, before the game's own notes."""
+    notes = [FROM_SUBJECT.format(subject)] if subject else []
+    if letter.forwarded:
+        notes.append(FORWARDED)
+    if item.source == "mail" and tick.journal.reused_message_id(item):
+        notes.append(REUSED_ID)
+    return notes
 
 
 def read_orders(

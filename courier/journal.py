@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS inputs (
     message_id TEXT NOT NULL,             -- Message-ID (or the form row key): dedup across sources
     received_at TEXT NOT NULL,
     raw BLOB NOT NULL,
-    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored | duplicate
+    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored | unreadable | duplicate
     game TEXT, player TEXT, phase_key TEXT, note TEXT
 );
 CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
@@ -72,6 +72,17 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at TEXT, error TEXT
 );
 """
+
+
+def same_content(a: bytes, b: bytes) -> bool:
+    """Two copies of one mail (another folder, another delivery) differ in their headers only."""
+    return _body(a) == _body(b)
+
+
+def _body(raw: bytes) -> bytes:
+    raw = raw.replace(b"\r\n", b"\n")
+    head, blank, body = raw.partition(b"\n\n")
+    return body.strip() if blank else head.strip()
 
 
 @dataclass(frozen=True)
@@ -191,20 +202,31 @@ class Journal:
         self, *, source: str, source_id: str, message_id: str, received_at: datetime, raw: bytes
     ) -> bool:
         """Journal one raw input. False when already journalled: the same source id, or the same
-        Message-ID from another place (kept as a 'duplicate' row, so its source id counts as seen)."""
+        Message-ID and content from another place (kept as a 'duplicate' row, so its source id counts
+        as seen). A reused Message-ID with other content is a new mail: a changed order is not lost."""
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
                 return False
-            seen = (
-                message_id != ""
-                and db.execute("SELECT 1 FROM inputs WHERE message_id = ?", (message_id,)).fetchone()
+            earlier = (
+                db.execute("SELECT raw FROM inputs WHERE message_id = ?", (message_id,)) if message_id else ()
             )
+            seen = any(same_content(bytes(r[0]), raw) for r in earlier)
             db.execute(
                 "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
                 " VALUES (?,?,?,?,?,?)",
                 (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
             )
             return not seen
+
+    def reused_message_id(self, item: Input) -> bool:
+        """Whether an earlier input, with other content, carried this input's Message-ID."""
+        return bool(
+            item.message_id
+            and self.db.execute(
+                "SELECT 1 FROM inputs WHERE message_id = ? AND id < ? AND status != 'duplicate'",
+                (item.message_id, item.id),
+            ).fetchone()
+        )
 
     def last_uid(self, prefix: str) -> int:
         """The highest numeric suffix of the source ids journalled under ``prefix`` (IMAP uids)."""

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
 
+from courier import screenful
 from courier.compose import (
     AnyContext,
     ErrorContext,
@@ -127,12 +128,13 @@ class Mailer:
         key: str,
         late: bool = False,
     ) -> EmailMessage:
+        errors, more = screenful.problems(parsed.errors)
         ctx = ReceiptContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
-            orders=list(parsed.orders),
-            errors=list(parsed.errors),
-            notes=list(parsed.notes),
-            standing=list(standing.orders),
+            orders=screenful.orders(parsed.orders),
+            errors=errors,
+            notes=screenful.notes(parsed.notes) + ([more] if more else []),
+            standing=screenful.orders(standing.orders),
             late=late,
         )
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
@@ -259,7 +261,7 @@ class Mailer:
             recipient_name=player.name,
             recipient_email=player.email,
         )
-        ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=subject)
+        ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=screenful.shorten(subject))
         return self._send("error", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
     def organiser(self, game_id: str | None, organiser: str, problem: str, *, key: str) -> EmailMessage:

@@ -1,8 +1,10 @@
 """Incoming mail → the facts the tick needs: who sent it, to which address, whether it must never be
 answered, whether the receiving server saw a forgery, and the order text with quotes and signatures cut.
 
-Pure: bytes in, a frozen ``IncomingMail`` out. Nothing here raises on a malformed message; a message
-we cannot make sense of comes back with empty fields, and the caller's receipt says so.
+Pure: bytes in, a frozen ``IncomingMail`` out. A merely malformed message comes back with empty
+fields, and the caller's receipt says so. A message shaped to break the standard library's parser
+(thousands of nested comments, MIME nested a thousand deep) is refused before parsing, and anything
+else that goes wrong while reading one message becomes ``UnreadableMail``: one mail never stops a tick.
 """
 
 from __future__ import annotations
@@ -10,19 +12,45 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-from collections.abc import Collection
+import tomllib
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
+from functools import cache
 from html.parser import HTMLParser
 
 from mailparser_reply import EmailMessage as ReplyMessage
 
-__all__ = ["IncomingMail", "cut_reply", "game_tag", "html_to_text", "plus_tag", "read_mail"]
+from courier.authorship import auth_refusal, author_of
+from courier.data import shipped_dir
+from courier.screenful import printable, shorten
+
+__all__ = [
+    "IncomingMail",
+    "UnreadableMail",
+    "cut_reply",
+    "game_tag",
+    "html_to_text",
+    "plus_tag",
+    "raw_message_id",
+    "read_mail",
+]
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
 # Orders come first and are short; cutting a stray newsletter's megabytes would cost seconds.
 MAX_ORDER_CHARS = 100_000
+# HTML carries several times its text in markup; cut it before converting (a 20 MB page is no order).
+MAX_HTML_CHARS = 10 * MAX_ORDER_CHARS
+# Limits no real client's mail comes near, far below where the standard library's recursive parsers
+# fail: a header's comment nesting, MIME parts nested in one another, and the header block's size.
+MAX_COMMENT_DEPTH = 32
+MAX_MIME_DEPTH = 40
+MAX_HEADER_BYTES = 512 * 1024
+
+
+class UnreadableMail(Exception):
+    """A message that cannot be read safely; the reason is for the journal and the log."""
 
 
 @dataclass(frozen=True)
@@ -36,28 +64,104 @@ class IncomingMail:
     text: str  # the player's own words: quotes, attributions and signatures cut
     full_text: str  # the whole body as text, before cutting
     automatic: str | None  # why this message must never be answered, or None
-    auth_failed: str | None  # the failing Authentication-Results clause(s), or None
+    refusal: str | None  # why it must not count though its From is registered (forgery, two authors)
+    forwarded: bool = False  # it carried forwarded text (inline or attached), which was not read
 
 
-def read_mail(raw: bytes, *, trusted_authserv_ids: Collection[str] = ()) -> IncomingMail:
+def read_mail(
+    raw: bytes, *, trusted_authserv_ids: Collection[str] = (), require_pass: bool = False
+) -> IncomingMail:
     """Everything interpretation needs from one raw message. When ``trusted_authserv_ids`` is given,
-    only Authentication-Results headers added by those servers are believed."""
+    only Authentication-Results headers added by those servers are believed; ``require_pass`` refuses
+    a mail they do not show as DKIM- or DMARC-authenticated (``courier.authorship``)."""
+    refusal = _screen(raw)
+    if refusal:
+        raise UnreadableMail(refusal)
+    try:
+        return _read(raw, trusted_authserv_ids, require_pass)
+    except Exception as e:  # whatever a hostile shape finds in the parser, this mail alone is lost
+        raise UnreadableMail(f"{type(e).__name__} while reading it") from e
+
+
+def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool) -> IncomingMail:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
-    sender_name, sender = _first_address(_header(msg, "From"))
-    full_text = _body_text(msg)
+    author = author_of(_header_values(msg, "From"))
+    sender = author.address
+    verdict = auth_refusal(
+        _header_values(msg, "Authentication-Results"),
+        sender=sender,
+        trusted=trusted_authserv_ids,
+        require_pass=require_pass,
+    )
+    full_text = printable(_body_text(msg))
     return IncomingMail(
         sender=sender,
-        sender_name=sender_name,
-        subject=" ".join(_header(msg, "Subject").split()),
+        sender_name=printable(author.name),
+        subject=printable(" ".join(_header(msg, "Subject").split())),
         message_id=_msg_id(_header(msg, "Message-ID")),
         in_reply_to=_msg_id(_header(msg, "In-Reply-To")),
         recipients=_recipients(msg),
         text=cut_reply(full_text),
         full_text=full_text,
         automatic=_automatic(msg, sender),
-        auth_failed=_auth_failed(msg, trusted_authserv_ids),
+        refusal=author.problem or verdict,
+        forwarded=_attached_message(msg) or bool(_FORWARD.search(full_text[:MAX_ORDER_CHARS])),
     )
+
+
+# --- screening before parsing -----------------------------------------------------------------------
+
+_MIME_CONTAINER = re.compile(rb"^content-type:[ \t]*(?:multipart|message)/", re.IGNORECASE | re.MULTILINE)
+
+
+def _screen(raw: bytes) -> str | None:
+    """Why this message must not reach the parser, or None. Cheap: a few scans of the bytes."""
+    header_block = _header_block(raw)
+    if len(header_block) > MAX_HEADER_BYTES:
+        return f"its headers are {len(header_block):,} bytes long"
+    depth = _comment_depth(header_block)
+    if depth > MAX_COMMENT_DEPTH:
+        return f"a header nests {depth} comments"
+    containers = len(_MIME_CONTAINER.findall(raw))
+    if containers > MAX_MIME_DEPTH:
+        return f"it holds {containers} nested MIME containers"
+    return None
+
+
+def _header_block(raw: bytes) -> bytes:
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
+    return raw[: min(ends)] if ends else raw
+
+
+def _comment_depth(header_block: bytes) -> int:
+    """The deepest ``(`` nesting within any one header (continuation lines belong to their header)."""
+    if header_block.count(b"(") <= MAX_COMMENT_DEPTH:
+        return header_block.count(b"(")  # cannot nest deeper than it has parentheses
+    deepest = depth = 0
+    escaped = False
+    for line in header_block.splitlines():
+        if line[:1] not in (b" ", b"\t"):
+            depth = 0
+        for byte in line:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash quotes the next character
+                escaped = True
+            elif byte == 0x28:
+                depth += 1
+                deepest = max(deepest, depth)
+            elif byte == 0x29:
+                depth = max(0, depth - 1)
+    return deepest
+
+
+def raw_message_id(raw: bytes) -> str:
+    """The Message-ID for the journal's duplicate check, read without the structured-header parser
+    (which a hostile Message-ID can send into deep recursion)."""
+    found = re.search(rb"^message-id:[ \t]*((?:.*)(?:\r?\n[ \t].*)*)", _header_block(raw), re.I | re.M)
+    value = found.group(1).decode("latin-1") if found else ""
+    return _msg_id(" ".join(value.split()))[:998]
 
 
 # --- headers ---------------------------------------------------------------------------------------
@@ -74,11 +178,6 @@ def _header_values(msg: EmailMessage, name: str) -> list[str]:
 
 def _header(msg: EmailMessage, name: str) -> str:
     return ", ".join(_header_values(msg, name))
-
-
-def _first_address(value: str) -> tuple[str, str]:
-    name, addr = parseaddr(value)
-    return " ".join(name.split()), addr.strip().lower()
 
 
 def _msg_id(value: str) -> str:
@@ -111,7 +210,7 @@ def _automatic(msg: EmailMessage, sender: str) -> str | None:
     if auto_submitted and auto_submitted.split(";")[0].strip().lower() != "no":
         return f"Auto-Submitted: {auto_submitted}"
     precedence = _header(msg, "Precedence").strip()
-    if precedence.lower() in ("bulk", "junk", "list"):
+    if precedence.lower() not in _autoreplies()["ordinary_precedence"]:
         return f"Precedence: {precedence}"
     for flag in _AUTOMATIC_FLAGS:
         if flag in msg:
@@ -125,31 +224,22 @@ def _automatic(msg: EmailMessage, sender: str) -> str | None:
     if msg.get_content_type() == "multipart/report":
         report_type = msg.get_param("report-type", "")
         return f"multipart/report ({report_type or 'report'}), a bounce or receipt"
+    return _automatic_subject(" ".join(_header(msg, "Subject").split()))
+
+
+def _automatic_subject(subject: str) -> str | None:
+    """Autoresponders that set no header still announce themselves in the subject's first words."""
+    folded = subject.casefold()
+    for prefix in _autoreplies()["subject_prefixes"]:
+        if folded.startswith(prefix.casefold()) and not folded[len(prefix) : len(prefix) + 1].isalnum():
+            return f"an automatic reply (subject “{shorten(subject)}”)"
     return None
 
 
-_AUTH_FAIL = re.compile(r"\b(?:dkim|dmarc)\s*=\s*fail\b", re.IGNORECASE)
-
-
-def _auth_failed(msg: EmailMessage, trusted: Collection[str]) -> str | None:
-    """The clauses of Authentication-Results that report a DKIM or DMARC failure. SPF alone breaks on
-    every forwarder, so it does not count. With ``trusted`` authserv-ids, other servers' headers (which
-    anyone upstream could have written) are not read."""
-    trusted_ids = {t.strip().lower() for t in trusted}
-    failing = [
-        " ".join(clause.split())
-        for value in _header_values(msg, "Authentication-Results")
-        if not trusted_ids or _authserv_id(value) in trusted_ids
-        for clause in value.split(";")[1:]
-        if _AUTH_FAIL.search(clause)
-    ]
-    return "; ".join(failing) or None
-
-
-def _authserv_id(value: str) -> str:
-    """``mx.google.com; dkim=pass …`` → ``mx.google.com`` (RFC 8601: the id, then an optional version)."""
-    head = value.split(";", 1)[0].split()
-    return head[0].lower() if head else ""
+@cache
+def _autoreplies() -> dict[str, list[str]]:
+    data = tomllib.loads((shipped_dir("config") / "autoreplies.toml").read_text(encoding="utf-8"))
+    return {"subject_prefixes": data["subject_prefixes"], "ordinary_precedence": data["ordinary_precedence"]}
 
 
 # --- subject and address tags ----------------------------------------------------------------------
@@ -183,25 +273,47 @@ def plus_tag(address: str) -> str | None:
 def _body_text(msg: EmailMessage) -> str:
     """The plain part when it says anything, else the HTML part as text."""
     plain = _find_part(msg, "plain")
-    text = _decode(plain) if plain is not None else ""
+    text = _decode(plain)[:MAX_HTML_CHARS] if plain is not None else ""
     if not text.strip():
         html = _find_part(msg, "html")
         if html is not None:
-            text = html_to_text(_decode(html))
+            text = html_to_text(_decode(html)[:MAX_HTML_CHARS])
     return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
 
 
 def _find_part(msg: EmailMessage, subtype: str) -> Message | None:
+    """The sender's own text part: never one inside a forwarded (attached) message."""
+    own = list(_own_parts(msg))
     try:
         body = msg.get_body(preferencelist=(subtype,))
     except Exception:  # a broken MIME tree falls back to the walk below
         body = None
-    if body is not None:
+    if body is not None and any(part is body for part in own):
         return body
-    for part in msg.walk():  # get_body skips e.g. text parts inside multipart/report
+    for part in own:  # get_body skips e.g. text parts inside multipart/report
         if part.get_content_type() == f"text/{subtype}" and part.get_content_disposition() != "attachment":
             return part
     return None
+
+
+def _own_parts(msg: Message) -> Iterator[Message]:
+    """Every part but those inside an attached message (message/rfc822 and the like), at any depth."""
+    stack = [msg]
+    while stack:
+        part = stack.pop()
+        yield part
+        if part.get_content_maintype() == "message" and part is not msg:
+            continue
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend(reversed([p for p in payload if isinstance(p, Message)]))
+
+
+def _attached_message(msg: Message) -> bool:
+    return any(p.get_content_type() in _FORWARDED_TYPES for p in _own_parts(msg) if p is not msg)
+
+
+_FORWARDED_TYPES = frozenset({"message/rfc822", "message/global"})
 
 
 def _decode(part: Message) -> str:
@@ -285,6 +397,16 @@ _SEPARATOR = re.compile(
     r"messaggio originale|oorspronkelijk bericht)\s*-{2,}\s*$",
     re.IGNORECASE,
 )
+# Inline forwards as mail programs write them; everything from here on is someone else's text.
+_FORWARD = re.compile(
+    r"^[ \t]*(?:-{3,}[ \t]*(?:forwarded message|weitergeleitete nachricht|message transféré|"
+    r"mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|"
+    r"videresendt meddelelse|vidarebefordrat meddelande|videresendt melding)[ \t]*-{3,}|"
+    r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
+    r"début du message (?:réexpédié|transféré)\s?:|inicio del mensaje reenviado:|"
+    r"inizio messaggio inoltrato:|begin doorgestuurd bericht:)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 # Outlook's unquoted header block: a From line directly followed by its Sent/Date line. Stricter than
 # mail-parser-reply's rule (any two of From/To/Subject/Date lines), which would eat "From: X\nTo: Y".
 _OUTLOOK_FROM = re.compile(r"^\W{0,2}(?:from|von|de|da|van)\W{0,2}\s?:", re.IGNORECASE)
@@ -321,7 +443,7 @@ def _own_lines(text: str) -> str:
     kept: list[str] = []
     for index, line in enumerate(lines):
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if line.rstrip() == "--" or _SEPARATOR.match(line):
+        if line.rstrip() == "--" or _SEPARATOR.match(line) or _FORWARD.match(line):
             break
         if _OUTLOOK_FROM.match(line.strip()) and _OUTLOOK_SENT.match(following.strip()):
             break

@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from email import message_from_bytes
-from email.policy import default as default_policy
 from pathlib import Path
 
 from courier import faults
@@ -25,6 +23,7 @@ from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
 from courier.mails import Mailer
+from courier.mailtext import raw_message_id
 from courier.newcomers import admit_newcomers
 from courier.outage import check_clock, outage_guard
 from courier.publish import publish_game
@@ -120,6 +119,8 @@ def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
 
 
 def load_games(tick: Tick) -> None:
+    for warning in tick.deployment.warnings:
+        tick.warn_once(None, tick.deployment.organiser, warning)
     for source in tick.deployment.games:
         try:
             tick.games[source.id] = _load_game(tick, source)
@@ -155,6 +156,8 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
         good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
         if tick.journal.meta(f"config/{source.id}") != good:
             tick.journal.set_meta(f"config/{source.id}", good)
+    for warning in config.warnings:
+        tick.warn_once(source.id, source.organiser, warning)
     zone = config.schedule.timezone.key
     if source.workbook is not None and zone != "UTC":  # a local file's form times are in the game's zone
         workbook = open_workbook(source, tick.deployment, timezone=zone)
@@ -172,8 +175,7 @@ def ingest_mail(tick: Tick) -> None:
         tick.problem(f"inbox: {e}")
         return
     for message in messages:
-        headers = message_from_bytes(message.raw, policy=default_policy)
-        message_id = str(headers.get("Message-ID", "") or "").strip()
+        message_id = raw_message_id(message.raw)
         # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
         received = min(message.received_at or tick.now, tick.now)
         tick.journal.add_input(

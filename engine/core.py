@@ -200,6 +200,14 @@ class OptionChecked(Protocol):
 
 
 @runtime_checkable
+class KnownOptions(Protocol):
+    """Optional: the game's own Config keys, so a misspelt one is pointed out, not silently ignored
+    (a ``KEY_file`` names a data file for option ``KEY``; ``KIND_duration`` is a phase's clock)."""
+
+    option_keys: ClassVar[frozenset[str]]
+
+
+@runtime_checkable
 class ConfigDefaults(Protocol):
     """Optional: defaults for the game's own Config keys (a phase's clock)."""
 
@@ -220,6 +228,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     Joinable,
     OptionChecked,
     ConfigDefaults,
+    KnownOptions,
     MailsOnlyAwaited,
 )
 

@@ -24,7 +24,7 @@ def test_every_sample_has_expectations() -> None:
 def test_sample_message(name: str) -> None:
     mail = read_mail((MAIL_DIR / name).read_bytes())
     expected = dict(EXPECTED[name])
-    for verdict in ("automatic", "auth_failed"):  # empty unless the sample says otherwise
+    for verdict in ("automatic", "refusal"):  # empty unless the sample says otherwise
         if f"{verdict}_contains" not in expected:
             expected.setdefault(verdict, None)
     for key, want in expected.items():
@@ -148,12 +148,13 @@ def test_ordinary_mail_is_not_automatic(headers: str) -> None:
     ],
 )
 def test_authentication_results(results: str, failed: str | None) -> None:
-    assert read_mail(_mail(f"Authentication-Results: {results}\n")).auth_failed == failed
+    refusal = read_mail(_mail(f"Authentication-Results: {results}\n")).refusal
+    assert refusal == (failed and f"the receiving server reported {failed}")
 
 
 def test_failure_in_any_of_several_authentication_results_headers_counts() -> None:
     headers = "Authentication-Results: a.example; dkim=pass\nAuthentication-Results: b.example; dkim=fail\n"
-    assert read_mail(_mail(headers)).auth_failed == "dkim=fail"
+    assert read_mail(_mail(headers)).refusal == "the receiving server reported dkim=fail"
 
 
 # --- addresses and tags --------------------------------------------------------------------------
@@ -225,7 +226,11 @@ def _part(content_type: str, body: bytes, encoding: str = "8bit") -> bytes:
         ("text/plain; charset=x-unknown-charset", "attack Zoë".encode(), "attack Zoë"),
         ("text/plain; charset=utf-8", "attack Zoë".encode("cp1252"), "attack Zoë"),
         ("text/plain; charset=iso-8859-1", "attack Zoë".encode("latin-1"), "attack Zoë"),
-        ("text/plain", b"attack Zo\x81", "attack Zo\x81"),  # undefined in cp1252: latin-1 takes it
+        (
+            "text/plain",
+            b"attack Zo\x81",
+            "attack Zo",
+        ),  # undefined in cp1252: latin-1 takes it, a C1 control, never echoed
         ("text/plain; charset=utf-8", "\ufeffattack Barney".encode(), "attack Barney"),
     ],
 )
@@ -267,10 +272,10 @@ def test_only_trusted_authserv_ids_are_believed() -> None:
     forged = _with_results(
         "evil.test; dkim=fail header.d=x.test", "mx.courier.test; dkim=pass header.d=x.test"
     )
-    assert read_mail(forged).auth_failed is not None  # nothing configured: every header counts
-    assert read_mail(forged, trusted_authserv_ids=["mx.courier.test"]).auth_failed is None
+    assert read_mail(forged).refusal is not None  # nothing configured: every header counts
+    assert read_mail(forged, trusted_authserv_ids=["mx.courier.test"]).refusal is None
     failing = _with_results("mx.courier.test 1; dkim=pass; dmarc=fail header.from=x.test")
     assert (
-        read_mail(failing, trusted_authserv_ids=["MX.courier.test"]).auth_failed
-        == "dmarc=fail header.from=x.test"
+        read_mail(failing, trusted_authserv_ids=["MX.courier.test"]).refusal
+        == "the receiving server reported dmarc=fail header.from=x.test"
     )

@@ -71,6 +71,7 @@ class DrawAgreed(Event):
 class Diplomacy(Game):
     name: ClassVar[str] = "diplomacy"
     title: ClassVar[str] = "Diplomacy"
+    option_keys: ClassVar[frozenset[str]] = frozenset({"variant"})
 
     # --- setup and phases ---------------------------------------------------------------------
 

@@ -35,6 +35,9 @@ from engine.reading import Vocabulary, forgiving
 class Monarchs(Game):
     name: ClassVar[str] = "monarchs"
     title: ClassVar[str] = "The Game of Monarchs"
+    option_keys: ClassVar[frozenset[str]] = frozenset(
+        {"turns", "mode", "publish_scores", "loyal_constant", "disloyal_constant"}
+    )
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> MonarchsState:
         turns = int(options.get("turns", 8))

@@ -48,6 +48,9 @@ _OWNER = {
 class StarTrek(Game):
     name: ClassVar[str] = "startrek"
     title: ClassVar[str] = "Star Trek Diplomacy"
+    option_keys: ClassVar[frozenset[str]] = frozenset(
+        {"intelligence_window", "fog_of_war", "allied_victory_centres", "latinum_public"}
+    )
     # Config defaults the shell applies unless the organiser sets them: the window's own clock.
     default_config: ClassVar[dict[str, str]] = {"intelligence_duration": "2h"}
 

@@ -38,6 +38,7 @@ HELP = (
 class Talossa:
     name: ClassVar[str] = "talossa"
     title: ClassVar[str] = "Talossan RISK"
+    option_keys: ClassVar[frozenset[str]] = frozenset({"map", "min_conquerors", "starting_units"})
 
     def check_option(self, option: str, value: Any) -> list[str]:
         """Problems with an organiser's map (`map_file` in the Config tab), one sentence each."""

@@ -20,6 +20,7 @@ from engine.truce._state import JSON, MIN_PLAYERS, Player, TruceState, state_fro
 class Truce:
     name: ClassVar[str] = "truce"
     title: ClassVar[str] = "Truce"
+    option_keys: ClassVar[frozenset[str]] = frozenset({"rounds", "initial_stash"})
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TruceState:
         if len(set(players)) != len(players) or len(players) < MIN_PLAYERS:

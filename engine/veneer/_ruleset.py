@@ -22,6 +22,7 @@ from engine.veneer._view import decide, ledger_rows, order_form
 class Veneer(Game):
     name: ClassVar[str] = "veneer"
     title: ClassVar[str] = "Veneer"
+    option_keys: ClassVar[frozenset[str]] = frozenset({"deck"})
     # Each short phase mails only the players who must act in the next one (and anyone with news
     # of their own); everyone else follows the public ledger.
     mail_only_awaited: ClassVar[bool] = True

@@ -1,0 +1,131 @@
+"""Who really sent a mail: the author from ``From:`` as mail programs and DMARC read it, and the
+receiving server's verdict in Authentication-Results (RFC 8601), believed only from trusted servers.
+
+Pure string work on header values; ``mailtext.read_mail`` calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from email.utils import getaddresses
+
+__all__ = ["Author", "auth_refusal", "author_of"]
+
+
+@dataclass(frozen=True)
+class Author:
+    name: str
+    address: str  # bare addr-spec, lower case ("" if none)
+    problem: str | None  # why the From cannot be trusted to name one author, or None
+
+
+_ANGLE = re.compile(r"<([^<>]*)>")
+
+
+def author_of(from_values: Sequence[str]) -> Author:
+    """The addr-spec in angle brackets is the author, whatever the display name says (so
+    ``agatha@players.example <evil@x.example>`` is evil's mail, as DMARC sees it). A mail with two
+    From headers or two mailboxes in one has no single author: its first address is kept, so the
+    registered player it names is told, and the mail is refused."""
+    if not from_values:
+        return Author("", "", None)
+    value = from_values[0]
+    problem = "it has more than one From header" if len(from_values) > 1 else None
+    angles = _ANGLE.findall(value)
+    if angles:
+        address = angles[-1]
+        name = value[: value.find("<")].strip().strip('"').strip()
+        extra = len(angles) > 1 or "@" in value[value.rfind(">") + 1 :]
+    else:
+        found = getaddresses([value])
+        name, address = found[0] if found else ("", "")
+        extra = len([a for _n, a in found if a]) > 1
+    if extra:
+        problem = problem or "its From header names more than one mailbox"
+    return Author(" ".join(name.split()), address.strip().lower(), problem)
+
+
+# --- Authentication-Results --------------------------------------------------------------------------
+
+_CLAUSE = re.compile(r"^\s*(dkim|dmarc|spf|arc)\s*=\s*([a-z]+)\b(.*)$", re.IGNORECASE | re.DOTALL)
+_PROPERTY = re.compile(r"\bheader\.(from|d|i)\s*=\s*\"?([^\s;\"]+)", re.IGNORECASE)
+# Never a pass: a failure, a broken signature or record, or no verdict at all.
+_FAILED = frozenset({"fail", "permerror"})
+
+
+@dataclass(frozen=True)
+class _Clause:
+    method: str
+    result: str
+    properties: dict[str, str]
+    text: str
+
+
+def auth_refusal(
+    results: Sequence[str], *, sender: str, trusted: Collection[str], require_pass: bool
+) -> str | None:
+    """Why the receiving server's verdict refuses this mail, or None.
+
+    Always refused: a DKIM or DMARC ``fail``/``permerror`` (SPF alone breaks on every forwarder), and a
+    DMARC verdict about another domain than the sender's (``header.from``). With ``require_pass``, the
+    mail must also show DKIM pass aligned with the sender's domain or DMARC pass; a missing verdict,
+    ``none``, ``neutral``, ``policy`` or ``temperror`` refuses it."""
+    clauses = _believed_clauses(results, trusted)
+    domain = sender.rpartition("@")[2]
+    failing = [c.text for c in clauses if c.method in ("dkim", "dmarc") and c.result in _FAILED]
+    if failing:
+        return "the receiving server reported " + "; ".join(failing)
+    misaligned = [
+        c.text
+        for c in clauses
+        if c.method == "dmarc" and not _aligned(c.properties.get("from", domain), domain)
+    ]
+    if misaligned:
+        return f"the receiving server's DMARC check was for another domain than {domain} ({misaligned[0]})"
+    if require_pass and not any(_passes(c, domain) for c in clauses):
+        seen = "; ".join(c.text for c in clauses if c.method in ("dkim", "dmarc")) or "no verdict"
+        return f"no trusted server confirmed it came from {domain} (DKIM or DMARC pass needed; saw {seen})"
+    return None
+
+
+def _believed_clauses(results: Sequence[str], trusted: Collection[str]) -> list[_Clause]:
+    trusted_ids = {t.strip().lower() for t in trusted}
+    clauses = []
+    for value in results:
+        if trusted_ids and _authserv_id(value) not in trusted_ids:
+            continue
+        for part in value.split(";")[1:]:
+            found = _CLAUSE.match(part)
+            if found:
+                properties = {k.lower(): v.lower() for k, v in _PROPERTY.findall(found.group(3))}
+                clauses.append(
+                    _Clause(
+                        found.group(1).lower(), found.group(2).lower(), properties, " ".join(part.split())
+                    )
+                )
+    return clauses
+
+
+def _passes(clause: _Clause, domain: str) -> bool:
+    if clause.result != "pass":
+        return False
+    if clause.method == "dmarc":
+        return _aligned(clause.properties.get("from", domain), domain)
+    if clause.method == "dkim":
+        signer = clause.properties.get("d") or clause.properties.get("i", "").rpartition("@")[2]
+        return bool(signer) and _aligned(signer, domain)
+    return False
+
+
+def _aligned(other: str, domain: str) -> bool:
+    """DMARC's relaxed alignment: the same domain, or one a subdomain of the other."""
+    other, domain = other.lower().strip("."), domain.lower().strip(".")
+    return bool(domain) and (other == domain or other.endswith("." + domain) or domain.endswith("." + other))
+
+
+def _authserv_id(value: str) -> str:
+    """``mx.google.com; dkim=pass …`` → ``mx.google.com`` (RFC 8601: the id, then an optional version)."""
+    head = value.split(";", 1)[0].split()
+    return head[0].lower() if head else ""

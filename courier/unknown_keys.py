@@ -1,0 +1,71 @@
+"""Settings nobody reads: a misspelt key in ``courier.toml`` or a game's Config tab is pointed out
+with a "did you mean", never silently ignored."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from difflib import get_close_matches
+from typing import Any
+
+from engine.core import ConfigDefaults, KnownOptions, Ruleset
+
+_MAIL = {"type", "path", "host", "port", "security", "username", "auth", "timeout", "ca_file", "verify"}
+_CREDENTIALS = ("password", "oauth2_token")
+_CREDENTIAL_KEYS = {f"{name}_{way}" for name in _CREDENTIALS for way in ("env", "file", "command")}
+DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {
+    "": frozenset(
+        {"state_dir", "stale_after", "domain", "from", "reply_to", "organiser", "templates"}
+        | {"inbox", "outbox", "sheets", "auth", "backups", "game"}
+    ),
+    "inbox": frozenset(_MAIL | _CREDENTIAL_KEYS | {"folder", "processed_folder", "rejected_folder"}),
+    "outbox": frozenset(_MAIL | _CREDENTIAL_KEYS | {"max_per_tick", "envelope_from"}),
+    "sheets": frozenset({"credentials_file", "api_base", "retries", "backoff"}),
+    "auth": frozenset({"trusted_authserv_ids", "require"}),
+    "backups": frozenset({"keep", "days"}),
+    "game": frozenset({"id", "workbook", "sheet", "seed", "organiser"}),
+}
+# Config keys the shell reads for every game (courier/config.py's SHELL_KEYS and the schedule's).
+SHELL_CONFIG_KEYS = frozenset(
+    {"game", "timezone", "start", "deadlines", "duration", "weekdays", "reminders", "early_resolution"}
+    | {"settle", "outage_grace"}
+)
+
+
+def unknown_deployment_keys(data: Mapping[str, Any]) -> list[str]:
+    """One line per key of ``courier.toml`` that no part of Courier reads."""
+    problems = _unknown(data, DEPLOYMENT_KEYS[""], "")
+    for table, known in DEPLOYMENT_KEYS.items():
+        value = data.get(table) if table else None
+        for entry in value if isinstance(value, list) else [value] if isinstance(value, dict) else []:
+            if isinstance(entry, dict):
+                problems += _unknown(entry, known, f"[{table}] ")
+    return problems
+
+
+def unknown_config_keys(config: Mapping[str, str], ruleset: Ruleset) -> list[str]:
+    """One line per key of a game's Config tab that neither the shell nor the game reads. A game that
+    does not list its keys (no ``option_keys``) is not checked."""
+    if not isinstance(ruleset, KnownOptions):
+        return []
+    known = set(SHELL_CONFIG_KEYS) | set(ruleset.option_keys)
+    if isinstance(ruleset, ConfigDefaults):
+        known |= set(ruleset.default_config)
+    return [f"Config `{k}`{_did_you_mean(k, known)}" for k in config if not _known_config_key(k, known)]
+
+
+def _known_config_key(key: str, known: Collection[str]) -> bool:
+    """``retreat_duration`` is a phase's clock; ``deck_file`` names the data file of option ``deck``."""
+    return (
+        key in known
+        or key.endswith("_duration")
+        or (key.endswith("_file") and key.removesuffix("_file") in known)
+    )
+
+
+def _unknown(table: Mapping[str, Any], known: Collection[str], where: str) -> list[str]:
+    return [f"{where}`{key}`{_did_you_mean(key, known)}" for key in table if key not in known]
+
+
+def _did_you_mean(key: str, known: Iterable[str]) -> str:
+    close = get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    return f" is not a setting; did you mean `{close[0]}`?" if close else " is not a setting; it is ignored."
