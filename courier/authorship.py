@@ -6,9 +6,11 @@ Pure string work on header values; ``mailtext.read_mail`` calls it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from email.header import decode_header, make_header
 from email.utils import getaddresses
 
 __all__ = ["Author", "auth_refusal", "author_of"]
@@ -35,16 +37,24 @@ def author_of(from_values: Sequence[str]) -> Author:
     problem = "it has more than one From header" if len(from_values) > 1 else None
     angles = _ANGLE.findall(value)
     if angles:
-        address = angles[-1]
         name = value[: value.find("<")].strip().strip('"').strip()
         extra = len(angles) > 1 or "@" in value[value.rfind(">") + 1 :]
+        address = angles[0] if extra else angles[-1]
     else:
-        found = getaddresses([value])
-        name, address = found[0] if found else ("", "")
-        extra = len([a for _n, a in found if a]) > 1
+        found = [(n, a) for n, a in getaddresses([value]) if a] or [("", "")]
+        name, address = found[0]
+        extra = len(found) > 1
     if extra:
         problem = problem or "its From header names more than one mailbox"
-    return Author(" ".join(name.split()), address.strip().lower(), problem)
+    return Author(_decoded(name), address.strip().lower(), problem)
+
+
+def _decoded(name: str) -> str:
+    """RFC 2047 words in the display name, decoded only after the address was found (decoded first,
+    an encoded ``<agatha@…>`` would become an address)."""
+    with contextlib.suppress(ValueError, LookupError, UnicodeError):
+        name = str(make_header(decode_header(" ".join(name.split()))))
+    return " ".join(name.split())
 
 
 # --- Authentication-Results --------------------------------------------------------------------------
@@ -120,9 +130,12 @@ def _passes(clause: _Clause, domain: str) -> bool:
 
 
 def _aligned(other: str, domain: str) -> bool:
-    """DMARC's relaxed alignment: the same domain, or one a subdomain of the other."""
+    """DMARC's relaxed alignment, approximated without the public suffix list: the same domain, or one
+    a subdomain of the other, never a bare top-level domain (``d=test`` aligns with nothing)."""
     other, domain = other.lower().strip("."), domain.lower().strip(".")
-    return bool(domain) and (other == domain or other.endswith("." + domain) or domain.endswith("." + other))
+    if "." not in other or "." not in domain:
+        return False
+    return other == domain or other.endswith("." + domain) or domain.endswith("." + other)
 
 
 def _authserv_id(value: str) -> str:

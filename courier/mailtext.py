@@ -86,7 +86,8 @@ def read_mail(
 def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool) -> IncomingMail:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
-    author = author_of(_header_values(msg, "From"))
+    # The raw From, not the policy's reading of it: that drops `<evil@x>` after an address-like name.
+    author = author_of([v for k, v in msg.raw_items() if k.lower() == "from"])
     sender = author.address
     verdict = auth_refusal(
         _header_values(msg, "Authentication-Results"),
@@ -316,6 +317,9 @@ def _attached_message(msg: Message) -> bool:
 _FORWARDED_TYPES = frozenset({"message/rfc822", "message/global"})
 
 
+_LATIN1_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1"})
+
+
 def _decode(part: Message) -> str:
     """get_content() raises on unknown charsets and garbles UTF-8 labelled us-ascii; decode the bytes
     ourselves with a fallback chain instead."""
@@ -323,6 +327,9 @@ def _decode(part: Message) -> str:
     if not isinstance(payload, bytes):
         return ""
     declared = part.get_content_charset() or "utf-8"
+    # As browsers do (WHATWG Encoding): mail labelled Latin-1 is Windows-1252 in practice, whose
+    # "…" and curly quotes would otherwise become invisible control characters.
+    declared = "cp1252" if declared.lower() in _LATIN1_LABELS else declared
     for charset in (declared, "utf-8", "cp1252"):
         try:
             return payload.decode(charset)
