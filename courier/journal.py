@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,7 +70,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     created_at TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'queued', -- queued | sent | failed
     attempts INTEGER NOT NULL DEFAULT 0,
-    sent_at TEXT, error TEXT
+    sent_at TEXT, error TEXT,
+    tried_at TEXT                         -- the last failed attempt: the next waits (courier/send.py)
 );
 """
 
@@ -129,6 +131,7 @@ class OutboxRow:
     recipient: str
     raw: bytes
     attempts: int
+    tried_at: datetime | None = None
 
 
 def _damaged(path: Path, error: sqlite3.DatabaseError) -> str:
@@ -178,6 +181,8 @@ class Journal:
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(submissions)")}
         if "kind" not in columns:  # a journal from before players could join mid-game
             self.db.execute("ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'orders'")
+        if "tried_at" not in {r[1] for r in self.db.execute("PRAGMA table_info(outbox)")}:
+            self.db.execute("ALTER TABLE outbox ADD COLUMN tried_at TEXT")  # before bounded retries
 
     def is_empty(self) -> bool:
         """True for a journal that has never started a game (new, or a lost one's 0-byte stand-in)."""
@@ -457,20 +462,20 @@ class Journal:
 
     def queued(self) -> list[OutboxRow]:
         rows = self.db.execute(
-            "SELECT id, key, message_id, game, kind, recipient, raw, attempts FROM outbox"
+            "SELECT id, key, message_id, game, kind, recipient, raw, attempts, tried_at FROM outbox"
             " WHERE status = 'queued' ORDER BY id"
         ).fetchall()
-        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), r[7]) for r in rows]
+        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), r[7], _dt(r[8])) for r in rows]
 
     def mark_sent(self, row_id: int, at: datetime) -> None:
         with self.transaction() as db:
             db.execute("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?", (_ts(at), row_id))
 
-    def mark_attempt(self, row_id: int, error: str, *, failed: bool) -> None:
+    def mark_attempt(self, row_id: int, error: str, *, failed: bool, at: datetime) -> None:
         with self.transaction() as db:
             db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ? WHERE id = ?",
-                (error, "failed" if failed else "queued", row_id),
+                "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ?, tried_at = ? WHERE id = ?",
+                (error, "failed" if failed else "queued", _ts(at), row_id),
             )
 
     def outbox_counts(self) -> dict[str, int]:
@@ -478,6 +483,16 @@ class Journal:
         return {r[0]: r[1] for r in rows}
 
     # --- meta -----------------------------------------------------------------------------------
+
+    def mail_secret(self) -> bytes:
+        """This journal's own random key for Message-IDs, made once and kept (courier/mails.py)."""
+        stored = self.meta("mail/secret")
+        if stored is None:
+            stored = secrets.token_hex(32)
+            with self.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('mail/secret', ?)", (stored,))
+            stored = self.meta("mail/secret") or stored
+        return bytes.fromhex(stored)
 
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -4,6 +4,7 @@ game and the templates. A player's mail carries public events and their own priv
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
@@ -44,9 +45,12 @@ def seed_hash(seed: str) -> str:
 
 
 class Mailer:
-    def __init__(self, deployment: Deployment, *, now: datetime) -> None:
+    def __init__(self, deployment: Deployment, *, now: datetime, secret: bytes = b"") -> None:
         self.deployment = deployment
         self.now = now
+        # Message-IDs, boundaries and picture ids derive from the outbox key ("receipt/<input id>")
+        # through this journal's secret, so nobody can count the mail we received between two of theirs.
+        self.secret = secret
         self.env = make_environment(deployment.templates)
 
     # --- building blocks --------------------------------------------------------------------------
@@ -89,7 +93,9 @@ class Mailer:
             sender=self.deployment.sender,
             reply_to=self.deployment.reply_to,
             to=to,
-            message_key=key,
+            message_key=hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()
+            if self.secret
+            else key,
             domain=self.deployment.domain,
             in_reply_to=in_reply_to,
             date=self.now,

@@ -1,22 +1,32 @@
 """Step 8: drain the outbox. A row is marked sent only after the transport took it, so a crash
 between the two sends that mail once more, never zero times; its fixed Message-ID lets mail
-clients and the files transport recognise the repeat."""
+clients and the files transport recognise the repeat.
+
+A mail the server keeps refusing for now (or takes and then drops the connection) is tried again
+after 5, 10, 20… minutes, at most ``MAX_ATTEMPTS`` times; then it is marked failed and the organiser
+is told, so a server that stores and hangs up cannot make us send a mail without end."""
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as default_policy
 
 from courier import faults
 from courier.backends.base import PermanentError, RateLimited, TransientError
 from courier.context import Tick
+from courier.journal import OutboxRow
 
 log = logging.getLogger(__name__)
 
 
+MAX_ATTEMPTS = 6
+FIRST_WAIT = timedelta(minutes=5)
+
+
 def drain_outbox(tick: Tick) -> None:
-    queued = tick.journal.queued()
+    queued = [row for row in tick.journal.queued() if _due(row, tick.now)]
     for done, row in enumerate(queued):
         message = message_from_bytes(row.raw, policy=default_policy)
         faults.checkpoint("send.before")
@@ -26,11 +36,16 @@ def drain_outbox(tick: Tick) -> None:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
             return
         except TransientError as e:
-            tick.journal.mark_attempt(row.id, str(e), failed=False)
-            tick.problem(f"sending {row.key} to {row.recipient} failed for now: {e}")
+            last = row.attempts + 1 >= MAX_ATTEMPTS
+            tick.journal.mark_attempt(row.id, str(e), failed=last, at=tick.now)
+            tick.problem(
+                f"sending {row.key} to {row.recipient} failed {'for good' if last else 'for now'}: {e}"
+            )
+            if last and row.kind != "organiser":
+                _tell_organiser_of_bounce(tick, row.game, row.recipient, f"{e} (tried {MAX_ATTEMPTS} times)")
             continue
         except PermanentError as e:
-            tick.journal.mark_attempt(row.id, str(e), failed=True)
+            tick.journal.mark_attempt(row.id, str(e), failed=True, at=tick.now)
             tick.problem(f"sending {row.key} to {row.recipient} failed for good: {e}")
             if row.kind != "organiser":
                 _tell_organiser_of_bounce(tick, row.game, row.recipient, str(e))
@@ -38,6 +53,11 @@ def drain_outbox(tick: Tick) -> None:
         faults.checkpoint("send.sent")
         tick.journal.mark_sent(row.id, tick.now)
         faults.checkpoint("send.marked")
+
+
+def _due(row: OutboxRow, now: datetime) -> bool:
+    """A failed mail waits 5 minutes after its first failure, then twice as long after each next."""
+    return row.tried_at is None or now >= row.tried_at + FIRST_WAIT * 2 ** max(0, row.attempts - 1)
 
 
 def _tell_organiser_of_bounce(tick: Tick, game_id: str | None, recipient: str, error: str) -> None:

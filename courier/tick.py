@@ -69,7 +69,7 @@ def run_tick(
         journal = Journal(deployment.journal_path)
         inbox = inbox or open_inbox(deployment.inbox, last_uid=journal.last_uid)
         transport = transport or open_transport(deployment.outbox)
-        mailer = Mailer(deployment, now=now)
+        mailer = Mailer(deployment, now=now, secret=journal.mail_secret())
         tick = Tick(
             deployment, journal, inbox, transport, mailer, now, publish=publish, new_journal=new_journal
         )

@@ -69,6 +69,10 @@ class Table:
         (root / "courier.toml").write_text(DEPLOYMENT, encoding="utf-8")
         write_config(root / "truce-1.xlsx", config, players)
         self.deployment: Deployment = load_deployment(root / "courier.toml")
+        # A fixed Message-ID key, so two tables' mail can be compared byte for byte (privacy tests).
+        journal = Journal(self.deployment.journal_path)
+        journal.set_meta("mail/secret", "5e" * 32)
+        journal.close()
         self.count = 0
         self.clock = datetime(2026, 12, 1, tzinfo=LONDON)  # mail is delivered just after the last tick
 

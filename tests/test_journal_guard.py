@@ -125,6 +125,8 @@ def test_replay_without_a_journal_says_so_and_creates_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     t = truce(tmp_path)
+    for leftover in t.deployment.state_dir.glob("journal.sqlite*"):  # the test table's fixed mail key
+        leftover.unlink()
     assert main(["replay", "truce-1", "--config", str(t.root / "courier.toml")]) == 2
     assert "no journal" in capsys.readouterr().err
     assert not t.deployment.journal_path.exists()
