@@ -13,9 +13,13 @@ from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolut
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
-    choose_deliveries,
+    CHOICES,
+    carried,
+    carrier_reports,
+    choices_of,
     guesses_from,
     map_recipients,
+    parse_choices,
     parse_delivery,
     parse_guesses,
 )
@@ -72,7 +76,7 @@ class Monarchs(Game):
             return frozenset()
         if state.court is None or _guessing(state):
             return frozenset(state.monarchs)
-        return frozenset(c for n in NATIONS for c in state.court.awaited(n))
+        return frozenset(state.monarchs) | frozenset(state.court.carrier.values())
 
     def opening_events(self, state: MonarchsState) -> tuple[Event, ...]:
         """In court mode each courtier learns its own loyalty, privately."""
@@ -87,7 +91,7 @@ class Monarchs(Game):
     def vocabulary(self, state: MonarchsState) -> Vocabulary:
         """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
         courtiers = [c.name for c in state.court.courtiers] if state.court else []
-        verbs = ["boost", "hold", "move", "moves", "map", "serves", "serve"]
+        verbs = ["boost", "hold", "move", "moves", "map", "carrier", "serves", "serve"]
         names = [*NATIONS, *courtiers, *state.monarchs]
         return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])
 
@@ -101,9 +105,11 @@ class Monarchs(Game):
                     player, text, "the orders are in; only the monarchs write now (their guesses)"
                 )
             return parse_guesses(court, nation, player, text)
-        if court is not None:
-            return parse_delivery(state, court, player, text)
         nation = state.nation_of(player)
+        if court is not None:
+            if nation is not None:
+                return parse_choices(court, nation, player, text)
+            return parse_delivery(state, court, player, text)
         if nation is None:
             return _refused(player, text, "you command no nation in this game")
         lines = [line for line in text.splitlines() if not is_blank(line)]
@@ -112,16 +118,22 @@ class Monarchs(Game):
     def immediate(
         self, state: MonarchsState, submission: Submission
     ) -> tuple[MonarchsState, tuple[Event, ...]]:
-        """In court mode the first eligible courtier to deliver a nation's orders is recorded on
-        receipt: later courtiers of that nation are refused (see ``parse``)."""
-        court = state.court
-        courtier = court.courtier(submission.player) if court is not None else None
-        if court is None or courtier is None or _guessing(state) or not submission.orders:
+        """In court mode a monarch's choice of carrier and map recipient is recorded on receipt:
+        from then on only that carrier's mail counts (see ``parse``)."""
+        court, nation = state.court, state.nation_of(submission.player)
+        if court is None or nation is None or _guessing(state):
             return state, ()
-        if submission.player not in court.eligible(courtier.serves):
-            return state, ()
-        court = court.delivered_by(courtier.serves, submission.player)
+        chosen = choices_of(submission)
+        court = court.named(nation, carrier=chosen.get("carrier "), map_to=chosen.get("map to "))
         return dataclasses.replace(state, court=court), ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A monarch's choices combine line by line (a mail naming only the map's recipient keeps
+        the carrier); any other mail replaces the earlier whole, unless it has no orders."""
+        if earlier is None or not later.orders or not _choices_only(earlier, later):
+            return super().combine(earlier, later)
+        merged = {**choices_of(earlier), **choices_of(later)}
+        return dataclasses.replace(later, orders=tuple(f"{k}{merged[k]}" for k in CHOICES if k in merged))
 
     def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))
@@ -154,10 +166,9 @@ class Monarchs(Game):
     def _court_turn(
         self, state: MonarchsState, court: Court, submissions: Mapping[str, Submission], rng: random.Random
     ) -> Resolution:
-        chosen, events = choose_deliveries(court, submissions, rng)
-        maps = map_recipients(court, chosen, submissions, rng)
-        standing = {n: submissions[c].orders for n, c in chosen.items()}
-        moved = court.after_turn(chosen, maps)
+        standing = carried(court, submissions)
+        events = carrier_reports(state, court, standing)
+        moved = court.after_turn({n: court.carrier[n] for n in standing}, map_recipients(court, rng))
         if state.last_turn:  # the outcome waits for the monarchs' guesses
             pending = {n: standing.get(n, ()) for n in NATIONS}
             after = dataclasses.replace(state, court=dataclasses.replace(moved, pending=pending))
@@ -243,6 +254,10 @@ class Monarchs(Game):
 
 def _guessing(state: MonarchsState) -> bool:
     return state.court is not None and bool(state.court.pending)
+
+
+def _choices_only(*submissions: Submission) -> bool:
+    return all(line.startswith(CHOICES) for s in submissions for line in s.orders)
 
 
 def _refused(player: str, text: str, why: str) -> Submission:
