@@ -114,6 +114,11 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     t = Table(tmp_path, CONFIG, rows)
     t.tick(at(0, 8, 5))
     assert "secretly loyal to Blue" in last_text(t, "R5")
+    # Everybody's welcome shows the starting map: the monarch's nation, the courtier's open one.
+    for name in ("Rex", "R5"):  # R5 spies for Blue but sees Red's map, as Red's map holder would
+        welcome = last_text(t, name)
+        assert "Red's starting map" in welcome and "A5 red 5" in welcome and "M1 blue" not in welcome
+    assert "M9 green 5" in last_text(t, "G4") and "A5 red" not in last_text(t, "G4")
     # Rex trusts R5, Blue's spy in his court, who carries Red's orders with the boost left out.
     t.mail(addr("Rex"), "carrier R5\nmap to R1")
     t.mail(addr("Gil"), "carrier G1\nmap to G2")
