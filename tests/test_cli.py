@@ -10,6 +10,7 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from engine.monarchs import Position
 from tests.conftest import Table, at, text_of
 
 REQUEST = {
@@ -55,6 +56,18 @@ def test_resolve_json_lines_answers_each_line() -> None:
     assert len(answers) == 3
     assert "error" in answers[1] and "state" in answers[0] and "state" in answers[2]
     assert done.returncode == 1
+
+
+def test_a_line_that_is_not_json_is_answered_by_number_and_the_batch_goes_on() -> None:
+    board = {"orders": {"red": "3 H6 I5"}, "seed": "s", "turns": 8}
+    blue_home = {**Position.start().to_json(), "A5": {"owner": "blue", "regiments": 5}}
+    lines = [json.dumps(board), "{not json", "", json.dumps({**board, "map": blue_home}), json.dumps(board)]
+    done = courier("resolve", "monarchs", stdin="\n".join(lines))
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [sorted(a)[:1] for a in answers] == [["border_battles"], ["error"], ["error"], ["border_battles"]]
+    assert answers[1]["error"].startswith("line 2 is not JSON")
+    assert answers[2]["error"] == "A5 is red's home base: it belongs to red, got blue"
+    assert done.returncode == 1 and "Traceback" not in done.stderr
 
 
 def test_unknown_game_is_one_clear_line() -> None:

@@ -158,7 +158,7 @@ class Monarchs(Game):
         viewers = {n: frozenset({state.monarch_of(n)}) for n in NATIONS}
         after, events = _turn(state, standing, viewers, rng)
         if after.turn > after.turns:
-            order = board_ranking(after, rng)
+            order = board_ranking(after.scores, after.position, rng)
             after, end = _board_end(after, order)
             events += end
         return Resolution(after, tuple(events))
@@ -249,7 +249,7 @@ class Monarchs(Game):
         return state_from_json(data)
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request)
+        return resolve_request(self, request)
 
 
 def _guessing(state: MonarchsState) -> bool:
