@@ -10,6 +10,8 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from openpyxl import load_workbook
+
 from engine.monarchs import Position
 from tests.conftest import Table, at, text_of
 
@@ -92,6 +94,20 @@ def test_init_writes_a_starter_that_ticks(tmp_path: Path) -> None:
     assert again.stdout == ""  # never overwrites
     tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
     assert tick.returncode == 0, tick.stderr
+
+
+def test_init_for_monarchs_writes_turns_and_the_starter_plays(tmp_path: Path) -> None:
+    done = courier("init", "--dir", str(tmp_path), "--game", "monarchs")
+    assert done.returncode == 0, done.stderr
+    config = {
+        row[0]: row[1]
+        for row in load_workbook(tmp_path / "monarchs-1.xlsx")["Config"].iter_rows(values_only=True)
+    }
+    assert config["turns"] == 8 and config["mode"] == "board" and "rounds" not in config
+    tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
+    assert tick.returncode == 0, tick.stderr
+    welcome = next((tmp_path / "mail" / "sent" / "alice@example.org").glob("*.eml")).read_text()
+    assert "turn 1 of 8" in welcome
 
 
 def test_status_dry_run_and_replay(make_table: Callable[..., Table]) -> None:

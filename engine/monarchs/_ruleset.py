@@ -39,6 +39,14 @@ from engine.reading import Vocabulary, forgiving
 class Monarchs(Game):
     name: ClassVar[str] = "monarchs"
     title: ClassVar[str] = "The Game of Monarchs"
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]] = (
+        ("turns", 8, "How many turns the game lasts (the last counts double)."),
+        (
+            "mode",
+            "board",
+            "board: three monarchs mail their orders; court: 18 players, courtiers carry them.",
+        ),
+    )
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> MonarchsState:
         turns = int(options.get("turns", 8))

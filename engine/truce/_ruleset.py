@@ -20,6 +20,9 @@ from engine.truce._state import JSON, MIN_PLAYERS, Player, TruceState, state_fro
 class Truce:
     name: ClassVar[str] = "truce"
     title: ClassVar[str] = "Truce"
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]] = (
+        ("rounds", 10, "How many rounds the game lasts."),
+    )
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TruceState:
         if len(set(players)) != len(players) or len(players) < MIN_PLAYERS:
