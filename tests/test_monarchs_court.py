@@ -9,6 +9,9 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+from openpyxl import load_workbook
+
+from courier.replay import replay_game
 from engine.core import Submission
 from engine.monarchs import MONARCHS, NATIONS, GameEnded, LoyaltyRevealed, MapShown
 from engine.monarchs._court import Court, Courtier
@@ -123,6 +126,8 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     t.mail(addr("Rex"), "carrier R5\nmap to R1")
     t.mail(addr("Gil"), "carrier G1\nmap to G2")
     t.tick(at(0, 9))
+    ledger = list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    assert ledger[1][5] == "Orders in" and {row[5] for row in ledger[2:5]} == {"—"}  # who wrote: private
     t.mail(addr("R5"), "5 A5 C5\n3 H6 I5")
     t.mail(addr("G1"), "3 K5 I5\nboost I5")
     t.tick(at(0, 20, 5))
@@ -149,6 +154,12 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     assert "Game over" in str(t.sent(addr("R3"))[-1]["Subject"])
     assert "R5, courtier of Red, was a spy for Blue" in final and "(halved" in final
     assert "The monarch of Red named as traitors: R5 (serving Blue)" in final
+    journal = t.journal()
+    try:
+        checked, problems = replay_game(journal, "truce-1")
+    finally:
+        journal.close()
+    assert problems == [] and checked == 3  # two turns and the guesses, choices and carriers alike
 
 
 def test_a_court_game_ends_with_one_monarch_and_three_courtiers() -> None:

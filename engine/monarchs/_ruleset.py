@@ -225,6 +225,9 @@ class Monarchs(Game):
 
     def ledger(self, state: MonarchsState) -> list[dict[str, Any]]:
         show = state.publish_scores or state.finished
+        # In court mode whether a monarch has written (named its carrier) stays private: a courtier
+        # refused with the neutral line must not learn from the sheet that someone else was named.
+        secret = {"Orders in": "—"} if state.court is not None else {}
         return [
             {
                 "Nation": nation.title(),
@@ -232,6 +235,7 @@ class Monarchs(Game):
                 "Turns played": min(state.turn, state.turns + 1) - 1,
                 "Orders last turn": "yes" if nation in state.delivered else ("no" if state.turn > 1 else ""),
                 "Score": state.scores[nation] if show else "",
+                **secret,
             }
             for nation in NATIONS
         ]
