@@ -21,6 +21,7 @@ from engine.monarchs import (
     MONARCHS,
     NATIONS,
     BorderBattleFought,
+    CarrierReported,
     GameEnded,
     HexBattleFought,
     HexTaken,
@@ -143,6 +144,9 @@ def test_who_carried_cannot_be_deduced_by_any_other_courtier(seed: int) -> None:
         before_a, one = _court_turn(state, carriers, maps, texts)
         before_b, two = _court_turn(state, others, maps, texts)
         involved = set(carriers.values()) | set(others.values())
+        for event in one.events:
+            if isinstance(event, CarrierReported):  # whether it delivered: only its monarch hears
+                assert event.audience == frozenset({state.monarch_of(event.nation)})
         for c in court.courtiers:
             form = MONARCHS.order_template(one.state, c.name)
             prose = [line for line in form.splitlines() if not line.startswith("#   ")]  # not the map
