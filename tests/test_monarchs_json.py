@@ -74,10 +74,13 @@ def test_a_game_state_reads_back_from_its_json() -> None:
 
 def test_court_mode_through_json() -> None:
     setup = {"players": PLAYERS, "options": {"mode": "court", "turns": 1, "roles": ROLES}}
-    orders = {"R5": "5 A5 C5", "Rex": "carrier R1\nmap to R2", "R1": "3 H6 I5\nmap to R4"}
+    orders = {"R5": "5 A5 C5", "Rex": "carrier R1\nmap to R2", "R1": "3 H6 I5\nmap to R4", "Zed": "hold"}
     answer = MONARCHS.resolve_json({"setup": setup, "orders": orders, "seed": "x"})
     assert json.loads(json.dumps(answer)) == answer
-    assert answer["refused"] == {"R5": "you are not carrying Red's orders this turn"}
+    assert answer["refused"] == {
+        "R5": "you are not carrying Red's orders this turn",
+        "Zed": "you hold no seat at any court in this game",
+    }
     assert answer["phase"] == "The monarchs' guesses" and answer["outcome"] is None
     (report,) = [e for e in answer["events"] if e["event"] == "CarrierReported" and e["nation"] == "red"]
     assert report["delivered"] and report["audience"] == ["Rex"]

@@ -79,13 +79,13 @@ def choices_of(submission: Submission) -> dict[str, str]:
 def parse_delivery(state: MonarchsState, court: Court, player: str, text: str) -> Submission:
     """A courtier's mail: the nation's orders when it is the carrier; else one neutral refusal."""
     courtier = court.courtier(player)
-    assert courtier is not None
-    nation = courtier.serves
     lines = [line for line in text.splitlines() if not is_blank(line)]
+    first = lines[0].strip() if lines else ""
+    if courtier is None:
+        return Submission(player, errors=(LineError(first, "you hold no seat at any court in this game"),))
+    nation = courtier.serves
     if court.carrier.get(nation) != player:
-        return Submission(
-            player, errors=(LineError(lines[0].strip() if lines else "", not_carrying(nation)),)
-        )
+        return Submission(player, errors=(LineError(first, not_carrying(nation)),))
     ignored = [line for line in lines if _MAP_TO.match(line)]
     orders = orders_submission(
         player, *read_orders(nation, state.position, [x for x in lines if x not in ignored])
