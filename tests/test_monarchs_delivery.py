@@ -98,6 +98,19 @@ def test_no_carrier_or_a_silent_carrier_gives_no_orders() -> None:
     assert court_after.map_holder["green"] == "G2"
 
 
+def test_the_carrier_named_last_counts() -> None:
+    state = court()
+    state, _ = receive(state, "Rex", "carrier R1")
+    state, orders = receive(state, "R1", "5 A5 C5")
+    state, _ = receive(state, "Rex", "carrier R3")  # R3 never mails: R1's orders no longer count
+    assert "R1" not in MONARCHS.awaiting(state) and "R3" in MONARCHS.awaiting(state)
+    assert refused(MONARCHS.parse(state, "R1", "5 A5 C5"), "5 A5 C5")
+    resolution = MONARCHS.resolve(state, {"R1": orders}, random.Random(1))
+    assert resolution.state.position == state.position
+    reports = [e for e in resolution.events if isinstance(e, CarrierReported) and e.nation == "red"]
+    assert [(e.carrier, e.delivered) for e in reports] == [("R3", False)]
+
+
 def test_a_mail_without_moves_wipes_nothing() -> None:
     state = court()
     state, first = receive(state, "Rex", "carrier R1\nmap to R2")
