@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from courier.config import load_deployment
 from courier.errors import CourierError
@@ -150,25 +151,33 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    """One JSON document in → one out; or JSON Lines in → one line out per request."""
+    """One JSON document in → one out; or JSON Lines in → one line out per request. A line that is
+    not JSON is answered with an error naming it, and the batch goes on."""
     from engine import find_ruleset
 
     ruleset = find_ruleset(args.game)
     text = sys.stdin.read()
     try:
-        requests = [json.loads(text)]
+        requests: list[tuple[int, Any]] = [(0, json.loads(text))]
         single = True
     except json.JSONDecodeError:
-        requests = [json.loads(line) for line in text.splitlines() if line.strip()]
+        requests = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         single = False
     failed = False
-    for request in requests:
+    for number, request in requests:
         try:
-            answer = ruleset.resolve_json(request)
+            answer = ruleset.resolve_json(request if single else _json_line(number, request))
         except (ValueError, KeyError, TypeError) as e:
             answer, failed = {"error": str(e)}, True
         print(json.dumps(answer, ensure_ascii=False, indent=2 if single else None))
     return 1 if failed else 0
+
+
+def _json_line(number: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"line {number} is not JSON: {e.msg} (column {e.colno})") from e
 
 
 def _init(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ __all__ = [
     "OPTIONAL_HOOKS",
     "ConfigDefaults",
     "Event",
+    "Exemplified",
     "Game",
     "Illustrated",
     "Joinable",
@@ -222,6 +223,14 @@ class MailsOnlyAwaited(Protocol):
     mail_only_awaited: ClassVar[bool]
 
 
+@runtime_checkable
+class Exemplified(Protocol):
+    """Optional: the game's own Config keys as ``courier init --game`` writes them, each as
+    (key, example value, note): Truce's ``rounds``, Monarchs' ``turns`` and ``mode``."""
+
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]]
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Illustrated,
     Opening,
@@ -230,6 +239,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     ConfigDefaults,
     KnownOptions,
     MailsOnlyAwaited,
+    Exemplified,
 )
 
 

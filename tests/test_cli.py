@@ -10,6 +10,9 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from openpyxl import load_workbook
+
+from engine.monarchs import Position
 from tests.conftest import Table, at, text_of
 
 REQUEST = {
@@ -57,6 +60,18 @@ def test_resolve_json_lines_answers_each_line() -> None:
     assert done.returncode == 1
 
 
+def test_a_line_that_is_not_json_is_answered_by_number_and_the_batch_goes_on() -> None:
+    board = {"orders": {"red": "3 H6 I5"}, "seed": "s", "turns": 8}
+    blue_home = {**Position.start().to_json(), "A5": {"owner": "blue", "regiments": 5}}
+    lines = [json.dumps(board), "{not json", "", json.dumps({**board, "map": blue_home}), json.dumps(board)]
+    done = courier("resolve", "monarchs", stdin="\n".join(lines))
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [sorted(a)[:1] for a in answers] == [["border_battles"], ["error"], ["error"], ["border_battles"]]
+    assert answers[1]["error"].startswith("line 2 is not JSON")
+    assert answers[2]["error"] == "A5 is red's home base: it belongs to red, got blue"
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+
+
 def test_unknown_game_is_one_clear_line() -> None:
     done = courier("resolve", "chess", stdin="{}")
     assert done.returncode == 2
@@ -79,6 +94,20 @@ def test_init_writes_a_starter_that_ticks(tmp_path: Path) -> None:
     assert again.stdout == ""  # never overwrites
     tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
     assert tick.returncode == 0, tick.stderr
+
+
+def test_init_for_monarchs_writes_turns_and_the_starter_plays(tmp_path: Path) -> None:
+    done = courier("init", "--dir", str(tmp_path), "--game", "monarchs")
+    assert done.returncode == 0, done.stderr
+    config = {
+        row[0]: row[1]
+        for row in load_workbook(tmp_path / "monarchs-1.xlsx")["Config"].iter_rows(values_only=True)
+    }
+    assert config["turns"] == 8 and config["mode"] == "board" and "rounds" not in config
+    tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
+    assert tick.returncode == 0, tick.stderr
+    welcome = next((tmp_path / "mail" / "sent" / "alice@example.org").glob("*.eml")).read_text()
+    assert "turn 1 of 8" in welcome
 
 
 def test_status_dry_run_and_replay(make_table: Callable[..., Table]) -> None:

@@ -1,6 +1,7 @@
-"""Court mode: loyalties dealt by the seed (or fixed by the organiser), told privately; orders count
-only from an eligible courtier; ``map to NAME``; the monarchs' guesses; final scores and the raffle.
-One game runs through the tick with a traitor sabotaging the orders and a barred courtier refused."""
+"""Court mode: loyalties dealt by the seed (or fixed by the organiser), told privately; the monarch
+names its carrier and its map's recipient among the eligible courtiers; the monarchs' guesses; final
+scores and the raffle. One game runs through the tick with a traitor carrying (and sabotaging) the
+orders and a courtier who is not the carrier refused. Who carries: see test_monarchs_delivery."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+from openpyxl import load_workbook
+
+from courier.replay import replay_game
 from engine.core import Submission
 from engine.monarchs import MONARCHS, NATIONS, GameEnded, LoyaltyRevealed, MapShown
 from engine.monarchs._court import Court, Courtier
@@ -39,30 +43,30 @@ def test_loyalties_are_dealt_one_spy_for_each_other_nation_and_told_privately() 
     assert "and loyal to Red" in MONARCHS.order_template(state, "R1") or "spy" in MONARCHS.order_template(
         state, "R1"
     )
-    assert "R5" not in MONARCHS.order_template(state, "R1").split("May deliver")[0]
+    assert "R5" not in MONARCHS.order_template(state, "R1")
     again = MONARCHS.setup(PLAYERS, {"mode": "court", "turns": 2, "roles": ROLES}, random.Random("court"))
     assert again.court == court  # the seed decides
 
 
-def test_orders_count_only_from_an_eligible_courtier() -> None:
+def test_carrier_and_map_go_only_to_eligible_courtiers() -> None:
     state = MONARCHS.setup(PLAYERS, {"mode": "court", "turns": 3, "roles": ROLES}, random.Random("court"))
-    refused = MONARCHS.parse(state, "Rex", "5 A5 C5")
-    assert refused.orders == () and "a courtier delivers your orders" in refused.errors[0].reason
-    delivery = MONARCHS.parse(state, "R1", "5 A5 C5\nmap to R2")
-    assert delivery.orders == ("5 A5 C5", "map to R2")
-    unknown = MONARCHS.parse(state, "R1", "map to R9")
+    choice = MONARCHS.parse(state, "Rex", "carrier R1\nmap to R2")
+    assert choice.orders == ("carrier R1", "map to R2")
+    unknown = MONARCHS.parse(state, "Rex", "map to R9")
     assert "no courtier of Red is called that" in unknown.errors[0].reason
-    subs = {p: MONARCHS.default(state, p, random.Random(0)) for p in MONARCHS.awaiting(state)}
-    after = MONARCHS.resolve(state, {**subs, "R1": delivery}, random.Random(1))
+    state, _ = MONARCHS.immediate(state, choice)
+    delivery = MONARCHS.parse(state, "R1", "5 A5 C5")
+    assert delivery.orders == ("5 A5 C5",)
+    after = MONARCHS.resolve(state, {"Rex": choice, "R1": delivery}, random.Random(1))
     maps = [e for e in after.events if isinstance(e, MapShown)]
     assert {e.nation: e.audience for e in maps}["red"] == frozenset({"R2"})
     state = after.state
     assert state.position.armies["C5"] == ("red", 5)
-    for name, why in (("R1", "you delivered its previous orders"), ("R2", "you received its latest map")):
-        barred = MONARCHS.parse(state, name, "1 C5 E5")
+    for name, why in (("R1", "R1 delivered Red's previous orders"), ("R2", "R2 received Red's latest map")):
+        barred = MONARCHS.parse(state, "Rex", f"carrier {name}")
         assert barred.orders == () and why in barred.errors[0].reason
         assert name not in MONARCHS.awaiting(state)
-    assert "R2" in MONARCHS.parse(state, "R3", "map to R2").errors[0].reason
+    assert "R2 received Red's latest map" in MONARCHS.parse(state, "Rex", "map to R2").errors[0].reason
 
 
 def test_final_scores_follow_the_seed() -> None:
@@ -113,17 +117,31 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     t = Table(tmp_path, CONFIG, rows)
     t.tick(at(0, 8, 5))
     assert "secretly loyal to Blue" in last_text(t, "R5")
-    # R5, Blue's spy in Red's court, delivers Red's orders with the boost left out: sabotage.
-    t.mail(addr("R5"), "5 A5 C5\n3 H6 I5\nmap to R1")
-    t.mail(addr("G1"), "3 K5 I5\nboost I5\nmap to G2")
+    # Everybody's welcome shows the starting map: the monarch's nation, the courtier's open one.
+    for name in ("Rex", "R5"):  # R5 spies for Blue but sees Red's map, as Red's map holder would
+        welcome = last_text(t, name)
+        assert "Red's starting map" in welcome and "A5 red 5" in welcome and "M1 blue" not in welcome
+    assert "M9 green 5" in last_text(t, "G4") and "A5 red" not in last_text(t, "G4")
+    # Rex trusts R5, Blue's spy in his court, who carries Red's orders with the boost left out.
+    t.mail(addr("Rex"), "carrier R5\nmap to R1")
+    t.mail(addr("Gil"), "carrier G1\nmap to G2")
+    t.tick(at(0, 9))
+    ledger = list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    assert ledger[1][5] == "Orders in" and {row[5] for row in ledger[2:5]} == {"—"}  # who wrote: private
+    t.mail(addr("R5"), "5 A5 C5\n3 H6 I5")
+    t.mail(addr("G1"), "3 K5 I5\nboost I5")
     t.tick(at(0, 20, 5))
     assert "Battle on I5" in last_text(t, "R1") and "Battle on I5" not in last_text(t, "Rex")
     assert "Battle on I5" in last_text(t, "G2") and "Battle on" not in last_text(t, "G3")
 
-    t.mail(addr("R5"), "1 C5 E5")  # R5 delivered last time: refused (the engine's reason is tested above)
+    t.mail(addr("Rex"), "carrier R5")  # R5 delivered last time: refused
+    t.mail(addr("R5"), "1 C5 E5")  # not the carrier: refused
     t.tick(at(1, 9))
-    assert "No orders are needed from you in this phase" in last_text(t, "R5")
-    t.mail(addr("R2"), "1 C5 E5\nmap to R3")
+    assert "R5 may not carry your orders this turn: R5 delivered Red's previous orders" in last_text(t, "Rex")
+    assert "you are not carrying Red's orders this turn" in last_text(t, "R5")
+    t.mail(addr("Rex"), "carrier R2\nmap to R3")
+    t.tick(at(1, 10))
+    t.mail(addr("R2"), "1 C5 E5")
     t.tick(at(1, 20, 5))
     assert "Battle" not in last_text(t, "R3")  # the last turn waits for the guesses
 
@@ -136,6 +154,12 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     assert "Game over" in str(t.sent(addr("R3"))[-1]["Subject"])
     assert "R5, courtier of Red, was a spy for Blue" in final and "(halved" in final
     assert "The monarch of Red named as traitors: R5 (serving Blue)" in final
+    journal = t.journal()
+    try:
+        checked, problems = replay_game(journal, "truce-1")
+    finally:
+        journal.close()
+    assert problems == [] and checked == 3  # two turns and the guesses, choices and carriers alike
 
 
 def test_a_court_game_ends_with_one_monarch_and_three_courtiers() -> None:

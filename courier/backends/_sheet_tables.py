@@ -15,6 +15,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from courier.backends.base import FormResponse, SheetSnapshot, WorkbookError
+from engine import find_ruleset
+from engine.core import Exemplified
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,6 @@ CONFIG_COLUMNS: dict[str, tuple[str, ...]] = {"key": ("key",), "value": ("value"
 
 EXAMPLE_CONFIG = (
     ("game", None, "Which game this workbook runs (e.g. truce)."),
-    ("rounds", 10, "How many rounds the game lasts."),
     ("timezone", "UTC", "Time zone of the deadlines, e.g. Europe/Berlin or America/New_York."),
     ("deadlines", "20:00", "Time of day each round resolves (HH:MM in the time zone above)."),
     ("reminders", "12h, 1h", "Remind players who have not sent orders this long before a deadline."),
@@ -113,9 +114,20 @@ def starter_tabs(*, config: list[Row], players: list[Row]) -> list[tuple[str, li
 
 
 def example_tabs(game: str) -> list[tuple[str, list[Row]]]:
-    """What ``init`` writes into a new workbook: headers, explained settings and three players."""
-    examples = [(key, game if key == "game" else value, note) for key, value, note in EXAMPLE_CONFIG]
+    """What ``init`` writes into a new workbook: headers, explained settings (the game's own keys
+    after ``game``) and three players."""
+    (_, _, note), *shell = EXAMPLE_CONFIG
+    examples = [("game", game, note), *_game_keys(game), *shell]
     return starter_tabs(config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *EXAMPLE_PLAYERS])
+
+
+def _game_keys(game: str) -> list[Row]:
+    """The game's own example settings (Truce: ``rounds``; Monarchs: ``turns``, ``mode``)."""
+    try:
+        ruleset = find_ruleset(game)
+    except KeyError:
+        return []  # the tick names the unknown game in the organiser's mail
+    return list(ruleset.example_config) if isinstance(ruleset, Exemplified) else []
 
 
 def find_title(titles: Iterable[str], wanted: str) -> str | None:

@@ -10,7 +10,7 @@ from engine.monarchs._battle import fight, win_chance
 from engine.monarchs._board import CENTRE, HEXES, HOMES, NATIONS, adjacent, distance, neighbours, starting_map
 from engine.monarchs._events import (
     BorderBattleFought,
-    CourtierRefused,
+    CarrierReported,
     GameEnded,
     GuessesMade,
     HexBattleFought,
@@ -36,7 +36,7 @@ __all__ = [
     "NATIONS",
     "Boost",
     "BorderBattleFought",
-    "CourtierRefused",
+    "CarrierReported",
     "GameEnded",
     "GuessesMade",
     "HexBattleFought",

@@ -1,6 +1,7 @@
-"""Court mode: five courtiers per nation (three loyal, one spy for each other nation), who deliver
-the orders and receive the maps. Who may deliver: not the one who delivered the nation's previous
-orders, nor the one who received its previous map."""
+"""Court mode: five courtiers per nation (three loyal, one spy for each other nation), who carry
+the orders and receive the maps. Each turn the monarch names its carrier and its map's recipient;
+neither may be the one who delivered the nation's previous orders, nor the one who received its
+previous map (the seed's rule against trusting only one or two courtiers)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ class Court:
         default_factory=dict
     )  # last turn's orders, kept for the guesses
     guesses: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # nation → {courtier: nation}
-    first: Mapping[str, str] = field(default_factory=dict)  # nation → who delivered first this turn
+    carrier: Mapping[str, str] = field(default_factory=dict)  # nation → its carrier named this turn
+    map_to: Mapping[str, str] = field(default_factory=dict)  # nation → who receives this turn's map
 
     def courtier(self, name: str) -> Courtier | None:
         return next((c for c in self.courtiers if c.name == name), None)
@@ -43,27 +45,29 @@ class Court:
         return [c for c in self.courtiers if c.serves == nation]
 
     def barred(self, nation: str) -> dict[str, str]:
-        """Courtiers of ``nation`` who may not deliver this turn → why."""
+        """Courtiers of ``nation`` who may not carry its orders this turn → why (for the monarch)."""
         why = {}
         if nation in self.map_holder:
-            why[self.map_holder[nation]] = "you received its latest map"
+            why[self.map_holder[nation]] = f"received {nation.title()}'s latest map"
         if nation in self.deliverer:
-            why[self.deliverer[nation]] = "you delivered its previous orders"
+            why[self.deliverer[nation]] = f"delivered {nation.title()}'s previous orders"
         return why
 
     def eligible(self, nation: str) -> list[str]:
         barred = self.barred(nation)
         return [c.name for c in self.of(nation) if c.name not in barred]
 
-    def awaited(self, nation: str) -> list[str]:
-        """Who may still deliver this turn: the first deliverer once there is one, else the eligible."""
-        return [self.first[nation]] if nation in self.first else self.eligible(nation)
+    def carries(self, courtier: str) -> str | None:
+        """The nation whose orders ``courtier`` carries this turn, if its monarch named it."""
+        return next((n for n, c in self.carrier.items() if c == courtier), None)
 
-    def delivered_by(self, nation: str, courtier: str) -> Court:
-        """Record a delivery on receipt: the first one of the turn stands."""
-        if nation in self.first:
-            return self
-        return replace(self, first={**self.first, nation: courtier})
+    def named(self, nation: str, *, carrier: str | None, map_to: str | None) -> Court:
+        """The monarch's choices, recorded on receipt; a mail naming only one keeps the other."""
+        return replace(
+            self,
+            carrier={**self.carrier, **({nation: carrier} if carrier else {})},
+            map_to={**self.map_to, **({nation: map_to} if map_to else {})},
+        )
 
     def map_viewers(self, nation: str) -> frozenset[str]:
         holder = self.map_holder.get(nation)
@@ -74,7 +78,8 @@ class Court:
             self,
             deliverer={**self.deliverer, **delivered},
             map_holder={**self.map_holder, **maps},
-            first={},
+            carrier={},
+            map_to={},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -86,7 +91,8 @@ class Court:
             "map_holder": dict(self.map_holder),
             "pending": {n: list(lines) for n, lines in self.pending.items()},
             "guesses": {n: dict(g) for n, g in self.guesses.items()},
-            "first": dict(self.first),
+            "carrier": dict(self.carrier),
+            "map_to": dict(self.map_to),
         }
 
     @classmethod
@@ -97,7 +103,8 @@ class Court:
             map_holder=dict(data.get("map_holder", {})),
             pending={n: tuple(lines) for n, lines in data.get("pending", {}).items()},
             guesses={n: dict(g) for n, g in data.get("guesses", {}).items()},
-            first=dict(data.get("first", {})),
+            carrier=dict(data.get("carrier", {})),
+            map_to=dict(data.get("map_to", {})),
         )
 
 

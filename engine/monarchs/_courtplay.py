@@ -1,5 +1,6 @@
-"""Court mode by mail: courtiers deliver orders (and name the next map's courtier with ``map to
-NAME``); after the last turn's orders each monarch names the traitors it suspects."""
+"""Court mode by mail: each turn the monarch names, privately, its carrier (``carrier NAME``) and
+who receives the next map (``map to NAME``); only the carrier's mail counts as the nation's orders,
+whatever it says. After the last turn's orders each monarch names the traitors it suspects."""
 
 from __future__ import annotations
 
@@ -10,112 +11,119 @@ from collections.abc import Mapping
 from engine.core import Event, LineError, Submission, fold, match_name
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
-from engine.monarchs._events import CourtierRefused
+from engine.monarchs._events import CarrierReported
 from engine.monarchs._state import MonarchsState
 from engine.monarchs._text import is_blank, orders_submission, read_orders
 
 _MAP_TO = re.compile(
     r"^\s*(?:send\s+)?(?:the\s+)?map\s+(?:goes\s+)?to\s*:?\s*(.+?)\s*[.!]?\s*$", re.IGNORECASE
 )
+_CARRIER = re.compile(r"^\s*(?:my\s+|the\s+)?carrier\s*(?:is\s*)?:?\s*(.+?)\s*[.!]?\s*$", re.IGNORECASE)
 _GUESS = re.compile(
     r"^\s*(?:traitor\s*:?\s*)?(.+?)\s*"
     r"(?:serves|is a spy for|spies for|is loyal to|works for|:|->|=)\s*(\w+)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+CHOICES = ("carrier ", "map to ")  # the canonical lines of a monarch's choices
+
+
+def not_carrying(nation: str) -> str:
+    """The one refusal every courtier but the carrier gets: it names nobody, so a refused courtier
+    learns neither who carries nor whether anyone was named yet."""
+    return f"you are not carrying {nation.title()}'s orders this turn"
+
+
+def parse_choices(court: Court, nation: str, player: str, text: str) -> Submission:
+    """The monarch's mail: ``carrier NAME`` and ``map to NAME``, each an eligible courtier."""
+    lines = [line for line in text.splitlines() if not is_blank(line)]
+    chosen: dict[str, str] = {}
+    errors: list[LineError] = []
+    for line in lines:
+        match = _CARRIER.match(line) or _MAP_TO.match(line)
+        if match is None:
+            why = (
+                "in court mode your orders reach Courier only in your carrier's mail: name it with "
+                "“carrier NAME” and hand it your orders"
+            )
+            errors.append(LineError(line.strip(), why))
+            continue
+        kind = "carrier " if match.re is _CARRIER else "map to "
+        name, error = _eligible(court, nation, match.group(1), line, kind)
+        if error is not None:
+            errors.append(error)
+        elif name is not None:
+            chosen[kind] = name
+    return Submission(player, tuple(f"{k}{chosen[k]}" for k in CHOICES if k in chosen), tuple(errors))
+
+
+def _eligible(
+    court: Court, nation: str, written: str, line: str, kind: str
+) -> tuple[str | None, LineError | None]:
+    names = {c.name: c.name for c in court.of(nation)}
+    name, suggestion = match_name(written, names)
+    if name is None:
+        hint = f"{kind}{suggestion}" if suggestion else None
+        return None, LineError(line.strip(), f"no courtier of {nation.title()} is called that", hint)
+    barred = court.barred(nation)
+    if name in barred:
+        role = "carry your orders" if kind == "carrier " else "receive your map"
+        return None, LineError(line.strip(), f"{name} may not {role} this turn: {name} {barred[name]}")
+    return name, None
+
+
+def choices_of(submission: Submission) -> dict[str, str]:
+    """``{"carrier ": name, "map to ": name}`` from a monarch's canonical lines."""
+    return {k: line.removeprefix(k) for line in submission.orders for k in CHOICES if line.startswith(k)}
 
 
 def parse_delivery(state: MonarchsState, court: Court, player: str, text: str) -> Submission:
+    """A courtier's mail: the nation's orders when it is the carrier; else one neutral refusal."""
     courtier = court.courtier(player)
     lines = [line for line in text.splitlines() if not is_blank(line)]
+    first = lines[0].strip() if lines else ""
     if courtier is None:
-        why = "in court mode a courtier delivers your orders; the monarch's own mail does not count"
-        return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
+        return Submission(player, errors=(LineError(first, "you hold no seat at any court in this game"),))
     nation = courtier.serves
-    barred = court.barred(nation)
-    first = court.first.get(nation)
-    if player in barred:
-        why = f"you may not deliver {nation.title()}'s orders this turn: {barred[player]}"
-        return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
-    if first not in (None, player):
-        why = f"{first} already delivered {nation.title()}'s orders this turn; the first delivery stands"
-        return Submission(player, errors=(LineError(lines[0].strip() if lines else "", why),))
-    map_lines = [line for line in lines if _MAP_TO.match(line)]
-    orders, errors, notes, hold = read_orders(
-        nation, state.position, [x for x in lines if x not in map_lines]
+    if court.carrier.get(nation) != player:
+        return Submission(player, errors=(LineError(first, not_carrying(nation)),))
+    ignored = [line for line in lines if _MAP_TO.match(line)]
+    orders = orders_submission(
+        player, *read_orders(nation, state.position, [x for x in lines if x not in ignored])
     )
-    submission = orders_submission(player, orders, errors, notes, hold)
-    recipient, map_errors = _map_recipient(court, nation, map_lines)
-    extra = (f"map to {recipient}",) if recipient else ()
-    orders_out = submission.orders + extra
-    if not orders_out and not errors and not map_errors:
-        orders_out = ("hold",)
-    return Submission(player, orders_out, submission.errors + tuple(map_errors), submission.notes)
+    notes = tuple(
+        f"“{line.strip()}” was ignored: the monarch names who receives the map." for line in ignored
+    )
+    return Submission(player, orders.orders, orders.errors, orders.notes + notes)
 
 
-def _map_recipient(court: Court, nation: str, lines: list[str]) -> tuple[str | None, list[LineError]]:
-    recipient: str | None = None
-    errors = []
-    names = {c.name: c.name for c in court.of(nation)}
-    for line in lines:
-        match = _MAP_TO.match(line)
-        assert match is not None
-        name, suggestion = match_name(match.group(1), names)
-        if name is None:
-            errors.append(
-                LineError(
-                    line.strip(),
-                    f"no courtier of {nation.title()} is called that",
-                    f"map to {suggestion}" if suggestion else None,
-                )
-            )
-        elif name in court.barred(nation):
-            errors.append(
-                LineError(line.strip(), f"{name} may not receive this map: {court.barred(nation)[name]}")
-            )
-        else:
-            recipient = name
-    return recipient, errors
+def carried(court: Court, submissions: Mapping[str, Submission]) -> dict[str, tuple[str, ...]]:
+    """Nation → the orders its carrier delivered (only carriers' mail counts; none → no orders)."""
+    return {
+        nation: submissions[carrier].orders
+        for nation, carrier in court.carrier.items()
+        if carrier in submissions and submissions[carrier].orders
+    }
 
 
-def choose_deliveries(
-    court: Court, submissions: Mapping[str, Submission], rng: random.Random
-) -> tuple[dict[str, str], list[Event]]:
-    """Nation → the courtier whose orders count: the first to deliver (recorded on receipt). Without
-    a record (a caller that skipped ``immediate``) one of several deliverers is drawn (seeded); the
-    others hear that their orders did not count."""
-    chosen: dict[str, str] = {}
-    events: list[Event] = []
-    for nation in NATIONS:
-        eligible = court.eligible(nation)
-        delivered = sorted(p for p, s in submissions.items() if p in eligible and s.orders)
-        if not delivered:
-            continue
-        first = court.first.get(nation)
-        recorded = first is not None and first in delivered
-        chosen[nation] = first if first is not None and recorded else rng.choice(delivered)
-        for other in delivered:
-            if other != chosen[nation]:
-                how = "first" if recorded else "too, and theirs were drawn"
-                reason = f"{chosen[nation]} delivered {nation.title()}'s orders {how}"
-                events.append(
-                    CourtierRefused(audience=frozenset({other}), courtier=other, nation=nation, reason=reason)
-                )
-    return chosen, events
+def carrier_reports(
+    state: MonarchsState, court: Court, delivered: Mapping[str, tuple[str, ...]]
+) -> list[Event]:
+    """Each monarch hears, privately, whether its carrier delivered; never what."""
+    return [
+        CarrierReported(
+            audience=frozenset({state.monarch_of(n)}),
+            nation=n,
+            turn=state.turn,
+            carrier=court.carrier.get(n, ""),
+            delivered=n in delivered,
+        )
+        for n in NATIONS
+    ]
 
 
-def map_recipients(
-    court: Court, chosen: Mapping[str, str], submissions: Mapping[str, Submission], rng: random.Random
-) -> dict[str, str]:
-    """Nation → who receives this turn's map: named by ``map to``, else a seeded eligible courtier."""
-    maps = {}
-    for nation in NATIONS:
-        named = [
-            line.removeprefix("map to ")
-            for line in (submissions[chosen[nation]].orders if nation in chosen else ())
-            if line.startswith("map to ")
-        ]
-        maps[nation] = named[-1] if named else rng.choice(sorted(court.eligible(nation)))
-    return maps
+def map_recipients(court: Court, rng: random.Random) -> dict[str, str]:
+    """Nation → who receives this turn's map: the monarch's choice, else a seeded eligible courtier."""
+    return {n: court.map_to.get(n) or rng.choice(sorted(court.eligible(n))) for n in NATIONS}
 
 
 def parse_guesses(court: Court, nation: str, player: str, text: str) -> Submission:

@@ -11,7 +11,7 @@ from engine.core import Event
 
 __all__ = [
     "BorderBattleFought",
-    "CourtierRefused",
+    "CarrierReported",
     "GameEnded",
     "GuessesMade",
     "HexBattleFought",
@@ -79,12 +79,14 @@ class TurnScored(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CourtierRefused(Event):
-    """A courtier's orders that could not count (told only to that courtier)."""
+class CarrierReported(Event):
+    """After a turn, told only to the nation's monarch: whether its carrier delivered (never what).
+    ``carrier`` is empty when the monarch named none."""
 
-    courtier: str
     nation: str
-    reason: str
+    turn: int
+    carrier: str
+    delivered: bool
 
 
 @dataclass(frozen=True, kw_only=True)

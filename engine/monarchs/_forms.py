@@ -1,5 +1,7 @@
-"""Court mode's order forms: each courtier learns its own loyalty and whether it may deliver; the
-courtier holding a nation's map sees that map; a monarch sees who may carry its orders."""
+"""Court mode's order forms. A courtier learns its own loyalty, whether it may carry its nation's
+orders this turn (nothing about the others), the map it holds, and the order form once its monarch
+names it the carrier; a monarch sees who may carry its orders and whom it named. On turn 1 everybody
+sees the starting map of the nation it serves (feigned, for a spy)."""
 
 from __future__ import annotations
 
@@ -25,21 +27,20 @@ def court_form(state: MonarchsState, court: Court, player: str) -> str:
     if court.pending:
         lines.append("# The last orders are in; the monarchs are naming the traitors.")
         return "\n".join(lines)
-    barred = court.barred(nation)
-    first = court.first.get(nation)
-    if player in barred:
-        lines.append(f"# You may not deliver {nation.title()}'s orders this turn: {barred[player]}.")
-    elif first not in (None, player):
-        lines.append(f"# {first} already delivered {nation.title()}'s orders this turn; the first stands.")
-    else:
+    if court.carrier.get(nation) == player:
+        lines.append(f"# You carry {nation.title()}'s orders this turn: only your mail counts as its orders.")
         lines.append(order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=False))
+    elif player in court.eligible(nation):
         lines.append(
-            "# Add “map to NAME”: the courtier who receives the next map (not one barred this turn)."
+            f"# You may carry {nation.title()}'s orders this turn, if its monarch names you its carrier."
         )
-    lines.append(f"# May deliver this turn for {nation.title()}: {', '.join(court.eligible(nation))}.")
+    else:
+        lines.append(f"# You may not carry {nation.title()}'s orders this turn.")
     if court.map_holder.get(nation) == player:
         lines.append(f"# {nation.title()}'s map, which you hold (hex, owner, regiments):")
         lines += map_lines(state.position, nation)
+    elif state.turn == 1:
+        lines += _starting_map(state, nation)
     return "\n".join(lines)
 
 
@@ -52,7 +53,27 @@ def _monarch_form(state: MonarchsState, court: Court, nation: str) -> str:
             "#   Dora serves blue",
             "# Each right guess earns 5 points; each courtier you name has its score halved.",
         ]
-    else:
-        carriers = ", ".join(court.eligible(nation))
-        lines.append(f"# Your orders for turn {state.turn} reach Courier only by one of: {carriers}.")
+        return "\n".join(lines)
+    if state.turn == 1:
+        lines += _starting_map(state, nation)
+    barred = court.barred(nation)
+    why = "".join(f"; not {name}: {reason}" for name, reason in barred.items())
+    lines += [
+        f"# Turn {state.turn} of {state.turns}: name your carrier and who receives the next map, privately:",
+        "#   carrier NAME",
+        "#   map to NAME",
+        f"# Eligible this turn: {', '.join(court.eligible(nation))}{why}.",
+        "# Only your carrier's mail counts as your orders (hand them over yourself). No carrier, no orders.",
+    ]
+    chosen = [
+        f"{k}{v}"
+        for k, v in (("carrier ", court.carrier.get(nation)), ("map to ", court.map_to.get(nation)))
+        if v
+    ]
+    if chosen:
+        lines.append(f"# Named so far: {', '.join(chosen)}.")
     return "\n".join(lines)
+
+
+def _starting_map(state: MonarchsState, nation: str) -> list[str]:
+    return [f"# {nation.title()}'s starting map (hex, owner, regiments):", *map_lines(state.position, nation)]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.monarchs._board import HEXES, NATIONS, is_hex, neighbours, starting_map
+from engine.monarchs._board import HEXES, HOMES, NATIONS, is_hex, neighbours, starting_map
 
 
 @dataclass(frozen=True)
@@ -63,4 +63,9 @@ class Position:
             owners[h] = owner
             if count and owner is not None:
                 armies[h] = (owner, count)
+        for nation, home in HOMES.items():  # unconquerable: a lost regiment always goes home
+            if owners[home] != nation:
+                raise ValueError(
+                    f"{home} is {nation}'s home base: it belongs to {nation}, got {owners[home]}"
+                )
         return cls(owners, armies)

@@ -13,9 +13,13 @@ from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolut
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
-    choose_deliveries,
+    CHOICES,
+    carried,
+    carrier_reports,
+    choices_of,
     guesses_from,
     map_recipients,
+    parse_choices,
     parse_delivery,
     parse_guesses,
 )
@@ -37,6 +41,14 @@ class Monarchs(Game):
     title: ClassVar[str] = "The Game of Monarchs"
     option_keys: ClassVar[frozenset[str]] = frozenset(
         {"turns", "mode", "publish_scores", "loyal_constant", "disloyal_constant"}
+    )
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]] = (
+        ("turns", 8, "How many turns the game lasts (the last counts double)."),
+        (
+            "mode",
+            "board",
+            "board: three monarchs mail their orders; court: 18 players, courtiers carry them.",
+        ),
     )
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> MonarchsState:
@@ -75,7 +87,7 @@ class Monarchs(Game):
             return frozenset()
         if state.court is None or _guessing(state):
             return frozenset(state.monarchs)
-        return frozenset(c for n in NATIONS for c in state.court.awaited(n))
+        return frozenset(state.monarchs) | frozenset(state.court.carrier.values())
 
     def opening_events(self, state: MonarchsState) -> tuple[Event, ...]:
         """In court mode each courtier learns its own loyalty, privately."""
@@ -90,7 +102,7 @@ class Monarchs(Game):
     def vocabulary(self, state: MonarchsState) -> Vocabulary:
         """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
         courtiers = [c.name for c in state.court.courtiers] if state.court else []
-        verbs = ["boost", "hold", "move", "moves", "map", "serves", "serve"]
+        verbs = ["boost", "hold", "move", "moves", "map", "carrier", "serves", "serve"]
         names = [*NATIONS, *courtiers, *state.monarchs]
         return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])
 
@@ -104,9 +116,11 @@ class Monarchs(Game):
                     player, text, "the orders are in; only the monarchs write now (their guesses)"
                 )
             return parse_guesses(court, nation, player, text)
-        if court is not None:
-            return parse_delivery(state, court, player, text)
         nation = state.nation_of(player)
+        if court is not None:
+            if nation is not None:
+                return parse_choices(court, nation, player, text)
+            return parse_delivery(state, court, player, text)
         if nation is None:
             return _refused(player, text, "you command no nation in this game")
         lines = [line for line in text.splitlines() if not is_blank(line)]
@@ -115,16 +129,22 @@ class Monarchs(Game):
     def immediate(
         self, state: MonarchsState, submission: Submission
     ) -> tuple[MonarchsState, tuple[Event, ...]]:
-        """In court mode the first eligible courtier to deliver a nation's orders is recorded on
-        receipt: later courtiers of that nation are refused (see ``parse``)."""
-        court = state.court
-        courtier = court.courtier(submission.player) if court is not None else None
-        if court is None or courtier is None or _guessing(state) or not submission.orders:
+        """In court mode a monarch's choice of carrier and map recipient is recorded on receipt:
+        from then on only that carrier's mail counts (see ``parse``)."""
+        court, nation = state.court, state.nation_of(submission.player)
+        if court is None or nation is None or _guessing(state):
             return state, ()
-        if submission.player not in court.eligible(courtier.serves):
-            return state, ()
-        court = court.delivered_by(courtier.serves, submission.player)
+        chosen = choices_of(submission)
+        court = court.named(nation, carrier=chosen.get("carrier "), map_to=chosen.get("map to "))
         return dataclasses.replace(state, court=court), ()
+
+    def combine(self, earlier: Submission | None, later: Submission) -> Submission:
+        """A monarch's choices combine line by line (a mail naming only the map's recipient keeps
+        the carrier); any other mail replaces the earlier whole, unless it has no orders."""
+        if earlier is None or not later.orders or not _choices_only(earlier, later):
+            return super().combine(earlier, later)
+        merged = {**choices_of(earlier), **choices_of(later)}
+        return dataclasses.replace(later, orders=tuple(f"{k}{merged[k]}" for k in CHOICES if k in merged))
 
     def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))
@@ -149,7 +169,7 @@ class Monarchs(Game):
         viewers = {n: frozenset({state.monarch_of(n)}) for n in NATIONS}
         after, events = _turn(state, standing, viewers, rng)
         if after.turn > after.turns:
-            order = board_ranking(after, rng)
+            order = board_ranking(after.scores, after.position, rng)
             after, end = _board_end(after, order)
             events += end
         return Resolution(after, tuple(events))
@@ -157,10 +177,9 @@ class Monarchs(Game):
     def _court_turn(
         self, state: MonarchsState, court: Court, submissions: Mapping[str, Submission], rng: random.Random
     ) -> Resolution:
-        chosen, events = choose_deliveries(court, submissions, rng)
-        maps = map_recipients(court, chosen, submissions, rng)
-        standing = {n: submissions[c].orders for n, c in chosen.items()}
-        moved = court.after_turn(chosen, maps)
+        standing = carried(court, submissions)
+        events = carrier_reports(state, court, standing)
+        moved = court.after_turn({n: court.carrier[n] for n in standing}, map_recipients(court, rng))
         if state.last_turn:  # the outcome waits for the monarchs' guesses
             pending = {n: standing.get(n, ()) for n in NATIONS}
             after = dataclasses.replace(state, court=dataclasses.replace(moved, pending=pending))
@@ -209,6 +228,9 @@ class Monarchs(Game):
 
     def ledger(self, state: MonarchsState) -> list[dict[str, Any]]:
         show = state.publish_scores or state.finished
+        # In court mode whether a monarch has written (named its carrier) stays private: a courtier
+        # refused with the neutral line must not learn from the sheet that someone else was named.
+        secret = {"Orders in": "—"} if state.court is not None else {}
         return [
             {
                 "Nation": nation.title(),
@@ -216,6 +238,7 @@ class Monarchs(Game):
                 "Turns played": min(state.turn, state.turns + 1) - 1,
                 "Orders last turn": "yes" if nation in state.delivered else ("no" if state.turn > 1 else ""),
                 "Score": state.scores[nation] if show else "",
+                **secret,
             }
             for nation in NATIONS
         ]
@@ -241,11 +264,15 @@ class Monarchs(Game):
         return state_from_json(data)
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request)
+        return resolve_request(self, request)
 
 
 def _guessing(state: MonarchsState) -> bool:
     return state.court is not None and bool(state.court.pending)
+
+
+def _choices_only(*submissions: Submission) -> bool:
+    return all(line.startswith(CHOICES) for s in submissions for line in s.orders)
 
 
 def _refused(player: str, text: str, why: str) -> Submission:

@@ -18,6 +18,7 @@ from engine.monarchs._events import (
     TurnScored,
 )
 from engine.monarchs._orders import Orders
+from engine.monarchs._position import Position
 from engine.monarchs._resolve import HexBattle, TurnResult, resolve_turn
 from engine.monarchs._state import MonarchsState, Recap
 
@@ -128,11 +129,10 @@ def _score(
     )
 
 
-def board_ranking(state: MonarchsState, rng: random.Random) -> list[str]:
+def board_ranking(scores: Mapping[str, int], position: Position, rng: random.Random) -> list[str]:
     """Nations best first: score, then who holds the centre, then hexes held, then a seeded coin."""
     coin = {n: rng.random() for n in NATIONS}
-    position = state.position
     return sorted(
         NATIONS,
-        key=lambda n: (-state.scores[n], position.owners[CENTRE] != n, -len(position.hexes_of(n)), coin[n]),
+        key=lambda n: (-scores[n], position.owners[CENTRE] != n, -len(position.hexes_of(n)), coin[n]),
     )

@@ -21,6 +21,9 @@ class Truce:
     name: ClassVar[str] = "truce"
     title: ClassVar[str] = "Truce"
     option_keys: ClassVar[frozenset[str]] = frozenset({"rounds", "initial_stash"})
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]] = (
+        ("rounds", 10, "How many rounds the game lasts."),
+    )
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TruceState:
         if len(set(players)) != len(players) or len(players) < MIN_PLAYERS:
