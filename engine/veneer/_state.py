@@ -126,6 +126,11 @@ class VeneerState:
         return dataclasses.replace(self, alliances=tuple((a, b) for a, b in ordered))
 
 
+def alphabetical(names: Iterable[str]) -> tuple[str, ...]:
+    """Names in alphabetical order, as a player's own targets are always listed."""
+    return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
+
+
 def state_to_json(state: VeneerState) -> JSON:
     return {
         "seats": [dataclasses.asdict(s) for s in state.seats],

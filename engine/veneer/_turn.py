@@ -48,7 +48,7 @@ from engine.veneer._events import (
 from engine.veneer._legal import check_orders, names_of
 from engine.veneer._orders import Order, read_order
 from engine.veneer._phases import awaiting
-from engine.veneer._state import Attack, VeneerState
+from engine.veneer._state import Attack, VeneerState, alphabetical
 
 Orders = Mapping[str, Sequence[Order]]
 Handler = Callable[[VeneerState, Orders, random.Random, list[Event]], VeneerState]
@@ -97,7 +97,11 @@ def _step(state: VeneerState, orders: Orders, rng: random.Random, events: list[E
 
 def _setup(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
     for seat in state.seats:
-        events.append(TargetsDealt(player=seat.name, targets=seat.targets, audience=frozenset({seat.name})))
+        events.append(
+            TargetsDealt(
+                player=seat.name, targets=alphabetical(seat.targets), audience=frozenset({seat.name})
+            )
+        )
         if not seat.faction:
             chosen = _last(orders.get(seat.name, ()), "choose") or default_orders(state, seat.name)[0]
             state = state.with_seat(seat.name, faction=chosen.name)

@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import Outcome
 from engine.veneer._effects import must_attack, troop_price, veto_price
 from engine.veneer._phases import awaiting, phase_of
-from engine.veneer._state import VeneerState
+from engine.veneer._state import VeneerState, alphabetical
 
 
 def decide(state: VeneerState) -> Outcome | None:
@@ -64,7 +64,7 @@ def order_form(state: VeneerState, player: str) -> str:
 
 def _secrets(state: VeneerState, player: str) -> list[str]:
     seat = state.seat(player)
-    lines = [f"# Only for you: your targets are {' and '.join(seat.targets)}."]
+    lines = [f"# Only for you: your targets are {' and '.join(alphabetical(seat.targets))}."]
     if seat.hand:
         lines.append(f"# Your hand: {'; '.join(f'{c} ({state.deck.card(c).text})' for c in seat.hand)}")
     if seat.faction:
