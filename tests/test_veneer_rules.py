@@ -279,6 +279,24 @@ def test_with_two_lenders_and_a_shortfall_the_attacked_decides_who_is_repaid() -
     assert after.stage == "end"
 
 
+def test_a_return_with_no_troop_left_is_not_waited_for() -> None:
+    """Two lenders, both loans destroyed: nothing to return, so COMBAT is skipped (rulings 2026-11-24)."""
+    state = table(
+        seats={
+            "Agatha": {"attackers": 4},
+            "Barney": {"defenders": 0},
+            "Charles": {"defenders": 1},
+            "Darcy": {"defenders": 1},
+        },
+        alliances=(("Barney", "Charles"), ("Barney", "Darcy")),
+    )
+    state, _ = run(state, {"Agatha": "attack Barney with 4"})
+    after, events = run(state, {"Charles": "lend 1 defender to Barney", "Darcy": "lend 1 defender to Barney"})
+    assert of(events, ev.AttackResolved)[0].defenders_lost == 2
+    assert after.stage == "end" and after.debts == () and "Barney" not in VENEER.awaiting(after)
+    assert [(e.lender, e.count) for e in of(events, ev.TroopsReturned)] == [("Charles", 0), ("Darcy", 0)]
+
+
 def test_attacking_an_ally_ignores_its_defenders() -> None:
     state = table(
         seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 3}}, alliances=(("Agatha", "Barney"),)
@@ -302,6 +320,16 @@ def test_an_alliance_needs_the_others_acceptance_and_breaks_alone() -> None:
     state = dataclasses.replace(state, stage="end", active="Agatha")
     state, events = run(state, {"Agatha": "break alliance with Barney"})
     assert state.alliances == () and of(events, ev.AllianceBroken)
+
+
+def test_the_end_phase_offers_buying_and_alliances_but_no_reassigning() -> None:
+    state = table(stage="end", seats={"Agatha": {"coins": 4, "defenders": 1}})
+    form = VENEER.order_template(state, "Agatha")
+    assert "buy 2 defenders" in form and "ally with NAME" in form and "reassign 1" not in form
+    parsed = VENEER.parse(state, "Agatha", "reassign 1 to attackers\nbuy 1 attacker")
+    assert parsed.orders == ("buy 1 attacker",)
+    assert parsed.errors[0].line == "reassign 1 to attackers"
+    assert "reassigned only in your muster" in parsed.errors[0].reason
 
 
 def test_an_unanswered_offer_lapses_after_the_receivers_end() -> None:

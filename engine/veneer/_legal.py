@@ -90,6 +90,11 @@ def _refusal(state: VeneerState, player: str, order: Order, budget: Budget) -> s
         return "you are out of the game"
     if order.verb == "pass":
         return None
+    if state.stage == "end" and order.verb == "reassign":
+        return (
+            "troops are reassigned only in your muster; the end phase offers buying troops and "
+            "forming or breaking alliances"
+        )
     if stage is None or order.verb not in stage.orders:
         allowed = ", ".join(stage.orders) if stage else "none"
         return f"“{order.verb}” is not an order of this phase ({state.stage}: {allowed})"

@@ -42,8 +42,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("combat", "an attacked player who cannot repay two or more lenders in full", ("return",), "end"),
     Stage(
         "end",
-        "the active player (buy, reassign, alliances) and players offered an alliance",
-        ("buy", "reassign", "play", "ally", "break"),
+        "the active player (buy troops, form or break alliances) and players offered an alliance",
+        ("buy", "play", "ally", "break"),
         "start of the next living player's turn",
     ),
 )

@@ -135,7 +135,7 @@ def _end(state: VeneerState, player: str) -> list[str]:
     lines = []
     if player == state.active:
         lines += [
-            "# buy 2 defenders | reassign 1 to defenders",
+            "# buy 2 defenders | buy 1 attacker   (reassigning is for your muster)",
             "# ally with NAME (they accept by writing the same) | break alliance with NAME",
         ]
     lines += [
