@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 from engine.core import LineError, Submission
 from engine.veneer._effects import law_in_force, troop_price, veto_price
 from engine.veneer._orders import ALL, RANK, Names, Order, is_blank, read_order
-from engine.veneer._phases import TABLE
+from engine.veneer._phases import TABLE, awaiting
 from engine.veneer._state import VeneerState
 
 SINGLE = ("choose", "vote", "intercept")  # the last such line counts
+NOT_ASKED = "nothing is asked of you in this phase; only “play CARD” is taken from you now"
 
 
 @dataclass
@@ -49,12 +50,20 @@ def parse_orders(state: VeneerState, player: str, text: str) -> Submission:
         else:
             read.append((line.strip(), order))
     accepted, refused = check_orders(state, player, [o for _, o in read])
+    if not _asked(state, player):  # a card holder who is not asked: its lines other than plays
+        refused += [(o, NOT_ASKED) for o in accepted if o.verb != "play"]
+        accepted = [o for o in accepted if o.verb == "play"]
     lines = {id(o): line for line, o in read}
     errors += [LineError(lines[id(o)], why) for o, why in refused]
     notes = tuple(
         f"Only your last “{v}” line counts." for v in SINGLE if sum(o.verb == v for _, o in read) > 1
     )
     return Submission(player, tuple(str(o) for o in accepted), tuple(errors), notes)
+
+
+def _asked(state: VeneerState, player: str) -> bool:
+    """Whether all of the phase's orders are taken from ``player`` (else only plays, any time)."""
+    return player in awaiting(state) or state.finished or not state.seat(player).alive
 
 
 def check_orders(
