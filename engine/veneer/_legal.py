@@ -10,7 +10,7 @@ from engine.core import LineError, Submission
 from engine.veneer._effects import law_in_force, troop_price, veto_price
 from engine.veneer._orders import ALL, RANK, Names, Order, is_blank, read_order
 from engine.veneer._phases import TABLE, awaiting
-from engine.veneer._state import VeneerState
+from engine.veneer._state import VeneerState, counted
 
 SINGLE = ("choose", "vote", "intercept")  # the last such line counts
 NOT_ASKED = "nothing is asked of you in this phase; only “play CARD” is taken from you now"
@@ -132,15 +132,15 @@ def _buy(state: VeneerState, player: str, order: Order, budget: Budget) -> str |
     if cost < budget.coins:
         return None
     troops = "troop costs" if order.count == 1 else "troops cost"
-    return f"{order.count} {troops} {cost} coins; you have {budget.coins} and must keep one (or be out)"
+    return f"{order.count} {troops} {counted(cost, 'coin')}; you have {budget.coins} and must keep one (or be out)"
 
 
 def _reassign(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
     if order.side == "attackers":
-        spare, what = budget.defenders - budget.sent, "defenders"
+        spare, what = budget.defenders - budget.sent, "defender"
     else:
-        spare, what = budget.attackers - budget.committed, "uncommitted attackers"
-    return None if order.count <= spare else f"you have only {spare} {what}"
+        spare, what = budget.attackers - budget.committed, "uncommitted attacker"
+    return None if order.count <= spare else f"you have only {counted(spare, what)}"
 
 
 def _attack(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -149,7 +149,7 @@ def _attack(state: VeneerState, player: str, order: Order, budget: Budget) -> st
     if order.name in budget.targets:
         return f"you already attack {order.name}; one attack per player"
     spare = budget.attackers - budget.committed
-    return None if order.count <= spare else f"you have only {spare} attackers free"
+    return None if order.count <= spare else f"you have only {counted(spare, 'attacker')} free"
 
 
 def _veto(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -163,7 +163,7 @@ def _veto(state: VeneerState, player: str, order: Order, budget: Budget) -> str 
     price = veto_price(state, player)
     if price < budget.coins:
         return None
-    return f"a veto costs {price} coins; you have {budget.coins} and must keep one (or be out)"
+    return f"a veto costs {counted(price, 'coin')}; you have {budget.coins} and must keep one (or be out)"
 
 
 def _intercept(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -173,7 +173,9 @@ def _intercept(state: VeneerState, player: str, order: Order, budget: Budget) ->
     if state.allied(player, attack.attacker):
         return f"{attack.attacker} is your ally: your defenders are ignored"
     spare = budget.defenders - budget.sent
-    return None if order.count == ALL or order.count <= spare else f"you have only {spare} defenders"
+    return (
+        None if order.count == ALL or order.count <= spare else f"you have only {counted(spare, 'defender')}"
+    )
 
 
 def _lend(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -185,7 +187,7 @@ def _lend(state: VeneerState, player: str, order: Order, budget: Budget) -> str 
     if state.allied(order.name, attack.attacker):
         return f"{order.name}'s defenders are ignored: {attack.attacker} is their ally"
     spare = budget.defenders - budget.sent
-    return None if order.count <= spare else f"you have only {spare} defenders"
+    return None if order.count <= spare else f"you have only {counted(spare, 'defender')}"
 
 
 def _return(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
