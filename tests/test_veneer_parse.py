@@ -4,6 +4,7 @@ itself), typos answered with a quote and a suggestion, and legality per phase.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,7 +103,7 @@ def test_numbers_agree_with_their_nouns() -> None:
 
 
 def test_an_alliance_offer_is_shown_only_in_forms_that_take_ally_with() -> None:
-    offered = {"offers": (Offer("Agatha", "Barney", 1),), "active": "Barney"}
+    offered: dict[str, Any] = {"offers": (Offer("Agatha", "Barney", 1),), "active": "Barney"}
     muster = table(stage="muster", seats={"Barney": {"attackers": 1}}, **offered)
     assert "ally with" not in VENEER.order_template(muster, "Barney")
     assert "not an order of this phase" in VENEER.parse(muster, "Barney", "ally with Agatha").errors[0].reason

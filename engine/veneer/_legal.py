@@ -132,7 +132,8 @@ def _buy(state: VeneerState, player: str, order: Order, budget: Budget) -> str |
     if cost < budget.coins:
         return None
     troops = "troop costs" if order.count == 1 else "troops cost"
-    return f"{order.count} {troops} {counted(cost, 'coin')}; you have {budget.coins} and must keep one (or be out)"
+    price = counted(cost, "coin")
+    return f"{order.count} {troops} {price}; you have {budget.coins} and must keep one (or be out)"
 
 
 def _reassign(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
