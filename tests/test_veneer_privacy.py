@@ -57,7 +57,7 @@ def test_faction_choices_stay_with_their_author_until_the_deadline(tmp_path: Pat
         t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
         state, _, _ = current(t)
         write(t, author, f"choose faction {state.seat(author).dealt[choice]}")
-        write(t, "Barney", "choose faction Smiths")
+        write(t, "Barney", f"choose faction {state.seat('Barney').dealt[1]}")
         t.tick(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
         return _cells(root), {
             p: [m.as_string() for m in t.sent(f"{p.lower()}@players.test")] for p in PLAYERS

@@ -112,6 +112,8 @@ def _setup(state: VeneerState, orders: Orders, rng: random.Random, events: list[
         if card.effect == "reveal_target":
             others = [n for n in state.names if n != seat.name]
             state = reveal_target(state, seat.name, rng.choice(others), rng, events)
+        if card.effect in ("coins", "free_troops"):  # once, as the faction is chosen
+            state = apply_card(state, card, player=seat.name, target=None, rng=rng, events=events)
     return _begin_turn(state, state.names[0], 1, events)
 
 
