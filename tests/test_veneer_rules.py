@@ -207,6 +207,7 @@ def test_a_surviving_attacker_destroys_a_coin_and_zero_coins_eliminates() -> Non
     assert (resolved.attackers_lost, resolved.defenders_lost, resolved.survivors) == (2, 1, 3)
     assert after.seat("Agatha").attackers == 3
     assert not after.seat("Barney").alive and of(events, ev.PlayerEliminated)[0].player == "Barney"
+    assert VENEER.told(after, events) == frozenset(NAMES[:4])  # the outcome, and Barney hears he is out
 
 
 def test_the_attacked_may_hold_defenders_back() -> None:
