@@ -95,14 +95,14 @@ def awaiting(state: VeneerState) -> frozenset[str]:
     return frozenset()
 
 
+PLAYABLE = ("vote", "muster", "response", "combat", "end")  # every stage that may wait
+
+
 def card_holders(state: VeneerState) -> frozenset[str]:
     """Living players with an action card in front of them: they may play it in any stage."""
     if state.stage not in PLAYABLE:
         return frozenset()
     return frozenset(s.name for s in state.seats if s.alive and s.hand)
-
-
-PLAYABLE = ("vote", "muster", "response", "combat", "end")
 
 
 def _can_muster(state: VeneerState, player: str) -> bool:
