@@ -106,7 +106,7 @@ def test_an_alliance_offer_is_shown_only_in_forms_that_take_ally_with() -> None:
     offered: dict[str, Any] = {"offers": (Offer("Agatha", "Barney", 1),), "active": "Barney"}
     muster = table(stage="muster", seats={"Barney": {"attackers": 1}}, **offered)
     assert "ally with" not in VENEER.order_template(muster, "Barney")
-    assert "not an order of this phase" in VENEER.parse(muster, "Barney", "ally with Agatha").errors[0].reason
+    assert "not in a muster" in VENEER.parse(muster, "Barney", "ally with Agatha").errors[0].reason
     for stage in ("vote", "end"):
         form = VENEER.order_template(table(stage=stage, flipped="Tithe", **offered), "Barney")
         assert "# Agatha offers you an alliance: ally with Agatha" in form

@@ -104,6 +104,8 @@ def _refusal(state: VeneerState, player: str, order: Order, budget: Budget) -> s
             "troops are reassigned only in your muster; the end phase offers buying troops and "
             "forming or breaking alliances"
         )
+    if state.stage == "muster" and order.verb == "ally":
+        return "an alliance is offered or accepted in a vote, response or end phase, not in a muster"
     if stage is None or order.verb not in stage.orders:
         allowed = ", ".join(stage.orders) if stage else "none"
         return f"“{order.verb}” is not an order of this phase ({state.stage}: {allowed})"
