@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook
 
+from courier.replay import replay_game
 from engine.veneer import VENEER, VeneerState
 from engine.veneer import _ruleset as ruleset
 from engine.veneer._setup import new_game
@@ -99,3 +100,8 @@ def test_a_card_is_played_in_a_phase_that_does_not_wait_for_its_holder(game: Tab
     for player in PLAYERS:
         assert played in last_mail(game, player) and outcome in last_mail(game, player)
     assert played in history(game) and outcome in history(game)
+    journal = game.journal()
+    try:
+        assert replay_game(journal, "truce-1")[1] == []  # the play replays like any order
+    finally:
+        journal.close()
