@@ -21,7 +21,7 @@ from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
-from engine.core import Ruleset, Submission
+from engine.core import Ruleset, Submission, writers_of
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
     text, parsed, subject = read_orders(ruleset, state, player.name, text=text, subject=letter.subject)
-    if player.name not in ruleset.awaiting(state):
+    if player.name not in writers_of(ruleset, state):
         # The game may know why (a courtier who delivered last turn's orders): say that first.
         reasons = [e.reason for e in parsed.errors]
         why = " ".join(f"{r}." for r in reasons[:1])

@@ -84,11 +84,12 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
     tick.tell_organiser(row.id, loaded.organiser, f"game {row.id}: {text}")
 
 
-def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, text: str) -> None:
-    """A public line in the History tab, placed after the rounds resolved so far (in ``db``'s
+def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, *texts: str) -> None:
+    """Public lines in the History tab, placed after the rounds resolved so far (in ``db``'s
     transaction)."""
     notes = history_notes(tick.journal, game_id)
-    notes.append([len(tick.journal.rounds(game_id)), text])
+    done = len(tick.journal.rounds(game_id))
+    notes.extend([done, text] for text in texts)
     Journal.put_meta(db, f"history/{game_id}", json.dumps(notes))
 
 

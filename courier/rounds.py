@@ -15,7 +15,18 @@ from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
 from courier.newcomers import participants
-from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json, rng_for
+from courier.outage import add_history_note
+from courier.render import render_event
+from engine.core import (
+    Event,
+    MailsOnlyAwaited,
+    OpenResults,
+    Outcome,
+    Submission,
+    event_to_json,
+    rng_for,
+    writers_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +61,14 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
 
 
 def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str, Submission]:
-    """Each awaited player's standing orders, or the ruleset's default for the silent."""
+    """Each awaited player's standing orders, or the ruleset's default for the silent; and the
+    standing orders of any-time writers who wrote."""
     ruleset = loaded.config.ruleset
     state = ruleset.from_json(row.state)
     standing = tick.journal.standing(row.id, row.phase_key)
+    awaited = ruleset.awaiting(state)
     submissions: dict[str, Submission] = {}
-    for player in sorted(ruleset.awaiting(state)):
+    for player in sorted(awaited | (writers_of(ruleset, state) & standing.keys())):
         if player in standing:
             submissions[player] = Submission.from_json(standing[player][0])
         else:
@@ -76,6 +89,8 @@ def report_recipients(
         return everyone
     concerned = set(config.ruleset.awaiting(state))
     concerned |= {p for e in events if e.audience for p in e.audience}
+    if isinstance(ruleset, OpenResults):
+        concerned |= ruleset.told(state, events)
     return [p for p in everyone if p.name in concerned]
 
 
@@ -116,6 +131,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
         )
         for player in report_recipients(config, row, resolution.state, resolution.events, outcome)
     ]
+    results = ruleset.open_results(resolution.events) if isinstance(ruleset, OpenResults) else []
+    history = [render_event(tick.mailer.env, ruleset.name, e) for e in results]
     arbiter_key = f"{row.id}/{row.phase_key}/report/organiser"
     arbiter = tick.mailer.organiser_report(
         config,
@@ -139,6 +156,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
         if not claimed:  # resolved before (impossible unless two journals diverged): change nothing
             log.error("%s %s was already resolved; not resolving it again", row.id, row.phase_key)
             return
+        if history:
+            add_history_note(tick, db, row.id, *history)
         tick.journal.update_game(
             db,
             row.id,

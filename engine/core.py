@@ -231,6 +231,34 @@ class Exemplified(Protocol):
     example_config: ClassVar[tuple[tuple[str, Any, str], ...]]
 
 
+@runtime_checkable
+class OpenResults(Protocol):
+    """Optional, with ``mail_only_awaited``: who hears of a resolved phase though they need not act
+    next, and which of its results are listed on History (Veneer: votes, attacks and flipped cards
+    go to every living player and onto History)."""
+
+    def told(self, state: Any, events: Sequence[Event]) -> frozenset[str]: ...
+
+    def open_results(self, events: Sequence[Event]) -> list[Event]:
+        """The events of a resolved phase that the History tab lists, one line each."""
+        ...
+
+
+@runtime_checkable
+class AnyTimeOrders(Protocol):
+    """Optional: who may write in the current phase though it does not wait for them (Veneer: an
+    action card may be played at any time). Their orders are resolved with the awaited players';
+    nobody gets a default for not writing."""
+
+    def writers(self, state: Any) -> frozenset[str]: ...
+
+
+def writers_of(ruleset: Any, state: Any) -> frozenset[str]:
+    """Every player whose orders the current phase takes: those awaited, and any-time writers."""
+    extra = ruleset.writers(state) if isinstance(ruleset, AnyTimeOrders) else frozenset()
+    return frozenset(ruleset.awaiting(state)) | extra
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Illustrated,
     Opening,
@@ -240,6 +268,8 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     KnownOptions,
     MailsOnlyAwaited,
     Exemplified,
+    OpenResults,
+    AnyTimeOrders,
 )
 
 
@@ -318,12 +348,13 @@ def play_phase(
     """One phase as the shell plays it, for ``courier resolve``: each awaited player's text read and
     applied on receipt in the order given, the default for each awaited player who wrote nothing,
     then the phase resolved; every roll seeded as the shell seeds it, so the same seed and texts give
-    the shell's result. Texts from players not awaited are left out."""
+    the shell's result. Texts from players who may not write in the phase are left out."""
     key = ruleset.phase(state).key
     awaited = ruleset.awaiting(state)
+    writers = writers_of(ruleset, state)
     submissions: dict[str, Submission] = {}
     for player, text in texts.items():
-        if player in awaited:
+        if player in writers:
             submissions[player] = ruleset.parse(state, player, text)
             state, _ = ruleset.immediate(state, submissions[player])
     for player in sorted(awaited - set(submissions)):

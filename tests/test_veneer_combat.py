@@ -54,6 +54,7 @@ def test_only_a_shortfall_between_two_lenders_needs_a_decision() -> None:
     assert needs_decision([("Barney", 2), ("Darcy", 1)], 2)
     assert not needs_decision([("Barney", 2), ("Darcy", 1)], 3)
     assert not needs_decision([("Barney", 3)], 1)
+    assert not needs_decision([("Barney", 1), ("Darcy", 1)], 0)  # nothing left: nothing to decide
 
 
 @given(st.integers(0, 12), st.integers(0, 12), st.integers(1, 4))

@@ -3,12 +3,13 @@ validator refusing unknown effects with the card's name and a hint."""
 
 from __future__ import annotations
 
+import random
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from engine.veneer import DEFAULT_DECK, EFFECTS, Card, Deck, DeckError, check_deck, load_deck
+from engine.veneer import DEFAULT_DECK, EFFECTS, VENEER, Card, Deck, DeckError, check_deck, load_deck
 
 DECK_FILE = Path(__file__).parent.parent / "config" / "veneer" / "deck.toml"
 
@@ -64,3 +65,19 @@ def test_duplicate_names_are_refused() -> None:
     card = Card("Tithe", "law", "More.", "income", 1)
     with pytest.raises(DeckError, match="two cards are called “tithe”"):
         check_deck(Deck((DEFAULT_DECK.factions[0],), (card, card)))
+
+
+def test_six_players_are_dealt_three_factions_each_none_shared() -> None:
+    players = [f"P{i}" for i in range(6)]
+    assert len(DEFAULT_DECK.factions) >= 3 * len(players)
+    for seed in range(20):
+        dealt = [f for s in VENEER.setup(players, {}, random.Random(seed)).seats for f in s.dealt]
+        assert len(dealt) == 18 and len(set(dealt)) == 18
+
+
+def test_a_faction_that_gives_coins_or_defenders_gives_them_once_when_chosen() -> None:
+    state = VENEER.setup(
+        ["Ann", "Bob", "Cy"], {"roles": {"Ann": "Bankers", "Bob": "Garrison"}}, random.Random(2)
+    )
+    after = VENEER.resolve(state, {}, random.Random(0)).state
+    assert (after.seat("Ann").coins, after.seat("Bob").defenders) == (3 + 3 + 1, 1 + 2)  # Ann's turn: +1

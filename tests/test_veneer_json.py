@@ -3,7 +3,9 @@ with errors per player, and the state round-tripping through JSON at every step.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 
 import pytest
 
@@ -35,3 +37,16 @@ def test_a_game_starts_and_advances_by_json() -> None:
 def test_bad_requests_say_what_is_wrong(request_: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         find_ruleset("veneer").resolve_json(request_)
+
+
+def test_a_card_holder_not_awaited_plays_by_json() -> None:
+    veneer = find_ruleset("veneer")
+    state = veneer.setup(["Ann", "Bob", "Cy"], {}, random.Random(1))
+    seats = tuple(dataclasses.replace(s, faction="Diplomats") for s in state.seats)
+    state = dataclasses.replace(state, seats=seats, stage="end", turn=1, active="Ann")
+    state = state.with_seat("Cy", hand=("Windfall",))
+    orders = {"Cy": "play Windfall", "Bob": "pass"}
+    answer = veneer.resolve_json({"state": veneer.to_json(state), "seed": "s", "orders": orders})
+    assert answer["ignored"] == ["Bob"]
+    assert "CardPlayed" in {e["event"] for e in answer["events"]}
+    assert veneer.from_json(answer["state"]).seat("Cy").hand == ()

@@ -4,10 +4,13 @@ itself), typos answered with a quote and a suggestion, and legality per phase.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.veneer import VENEER
+from courier.render import make_environment, render_event
+from engine.veneer import VENEER, Offer
+from engine.veneer import _events as ev
 from engine.veneer._legal import names_of
 from engine.veneer._orders import Order, read_order
 from tests.test_veneer_rules import NAMES, table
@@ -72,3 +75,38 @@ def test_a_vote_in_a_sentence_or_with_a_word_after_it_counts() -> None:
     state = table(stage="vote", flipped="Tithe")
     assert VENEER.parse(state, "Barney", "Hi all,\nI vote yes\nCheers").orders == ("vote yes",)
     assert VENEER.parse(state, "Barney", "nay, sorry").orders == ("vote no",)
+
+
+def test_a_vote_neither_yes_nor_no_is_answered_with_both() -> None:
+    error = VENEER.parse(table(stage="vote", flipped="Tithe"), "Barney", "vote maybe").errors[0]
+    assert (
+        str(error) == "“vote maybe”: a vote is “vote yes” or “vote no”. Did you mean “vote yes” or “vote no”?"
+    )
+
+
+def test_numbers_agree_with_their_nouns() -> None:
+    state = table(
+        laws=("Conscription Act",), seats={"Agatha": {"faction": "Smiths", "coins": 1, "attackers": 1}}
+    )
+    form = VENEER.order_template(state, "Agatha")
+    assert "# You have 1 coin, 1 attacker, 1 defender; a troop costs 1 coin." in form
+    refused = VENEER.parse(state, "Agatha", "attack Barney with 2\nbuy 1 defender").errors
+    assert [e.reason for e in refused] == [
+        "1 troop costs 1 coin; you have 1 and must keep one (or be out)",
+        "you have only 1 attacker free",
+    ]
+    env = make_environment()
+    vetoed = ev.AttackVetoed(attacker="Agatha", target="Barney", vetoers=("Charles",), price=1)
+    assert render_event(env, "veneer", vetoed).endswith("(1 coin each).")
+    changed = ev.TroopsChanged(player="Barney", attackers=-1, defenders=2, reason="Sabotage")
+    assert render_event(env, "veneer", changed) == "Barney: -1 attacker, +2 defenders (Sabotage)."
+
+
+def test_an_alliance_offer_is_shown_only_in_forms_that_take_ally_with() -> None:
+    offered: dict[str, Any] = {"offers": (Offer("Agatha", "Barney", 1),), "active": "Barney"}
+    muster = table(stage="muster", seats={"Barney": {"attackers": 1}}, **offered)
+    assert "ally with" not in VENEER.order_template(muster, "Barney")
+    assert "not in a muster" in VENEER.parse(muster, "Barney", "ally with Agatha").errors[0].reason
+    for stage in ("vote", "end"):
+        form = VENEER.order_template(table(stage=stage, flipped="Tithe", **offered), "Barney")
+        assert "# Agatha offers you an alliance: ally with Agatha" in form

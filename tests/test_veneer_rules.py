@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core import Event, visible_to
-from engine.veneer import VENEER, Attack, Offer, VeneerState
+from engine.veneer import VENEER, Attack, Debt, Offer, VeneerState
 from engine.veneer import _events as ev
 
 NAMES = ["Agatha", "Barney", "Charles", "Darcy", "Emmett"]
@@ -103,11 +103,13 @@ def test_income_is_one_plus_allies_and_each_ally_gains_one() -> None:
     assert of(events, ev.IncomeCollected)[0].allies == ("Barney", "Charles")
 
 
-def test_a_flipped_action_goes_to_the_active_players_hand_and_only_they_see_it() -> None:
+def test_a_flipped_action_is_placed_face_up_in_front_of_the_active_player() -> None:
+    """Public since the rulings of 2026-11-24 (it was told only to its holder before)."""
     after, events = run(table(stage="start", pile=("Sabotage", "Tithe")), {})
     assert after.seat("Agatha").hand == ("Sabotage",) and after.stage == "muster"
-    assert of(events, ev.ActionDrawn)[0].public
-    assert all(e.audience == frozenset({"Agatha"}) for e in of(events, ev.ActionGained))
+    drawn = of(events, ev.ActionDrawn)[0]
+    assert drawn.public and (drawn.player, drawn.card) == ("Agatha", "Sabotage")
+    assert [r["Actions"] for r in VENEER.ledger(after)] == ["Sabotage", "", "", ""]
 
 
 def test_a_flipped_law_goes_to_a_vote_of_every_living_player() -> None:
@@ -205,6 +207,7 @@ def test_a_surviving_attacker_destroys_a_coin_and_zero_coins_eliminates() -> Non
     assert (resolved.attackers_lost, resolved.defenders_lost, resolved.survivors) == (2, 1, 3)
     assert after.seat("Agatha").attackers == 3
     assert not after.seat("Barney").alive and of(events, ev.PlayerEliminated)[0].player == "Barney"
+    assert VENEER.told(after, events) == frozenset(NAMES[:4])  # the outcome, and Barney hears he is out
 
 
 def test_the_attacked_may_hold_defenders_back() -> None:
@@ -279,6 +282,24 @@ def test_with_two_lenders_and_a_shortfall_the_attacked_decides_who_is_repaid() -
     assert after.stage == "end"
 
 
+def test_a_return_with_no_troop_left_is_not_waited_for() -> None:
+    """Two lenders, both loans destroyed: nothing to return, so COMBAT is skipped (rulings 2026-11-24)."""
+    state = table(
+        seats={
+            "Agatha": {"attackers": 4},
+            "Barney": {"defenders": 0},
+            "Charles": {"defenders": 1},
+            "Darcy": {"defenders": 1},
+        },
+        alliances=(("Barney", "Charles"), ("Barney", "Darcy")),
+    )
+    state, _ = run(state, {"Agatha": "attack Barney with 4"})
+    after, events = run(state, {"Charles": "lend 1 defender to Barney", "Darcy": "lend 1 defender to Barney"})
+    assert of(events, ev.AttackResolved)[0].defenders_lost == 2
+    assert after.stage == "end" and after.debts == () and "Barney" not in VENEER.awaiting(after)
+    assert [(e.lender, e.count) for e in of(events, ev.TroopsReturned)] == [("Charles", 0), ("Darcy", 0)]
+
+
 def test_attacking_an_ally_ignores_its_defenders() -> None:
     state = table(
         seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 3}}, alliances=(("Agatha", "Barney"),)
@@ -302,6 +323,16 @@ def test_an_alliance_needs_the_others_acceptance_and_breaks_alone() -> None:
     state = dataclasses.replace(state, stage="end", active="Agatha")
     state, events = run(state, {"Agatha": "break alliance with Barney"})
     assert state.alliances == () and of(events, ev.AllianceBroken)
+
+
+def test_the_end_phase_offers_buying_and_alliances_but_no_reassigning() -> None:
+    state = table(stage="end", seats={"Agatha": {"coins": 4, "defenders": 1}})
+    form = VENEER.order_template(state, "Agatha")
+    assert "buy 2 defenders" in form and "ally with NAME" in form and "reassign 1" not in form
+    parsed = VENEER.parse(state, "Agatha", "reassign 1 to attackers\nbuy 1 attacker")
+    assert parsed.orders == ("buy 1 attacker",)
+    assert parsed.errors[0].line == "reassign 1 to attackers"
+    assert "reassigned only in your muster" in parsed.errors[0].reason
 
 
 def test_an_unanswered_offer_lapses_after_the_receivers_end() -> None:
@@ -331,6 +362,41 @@ def test_spyglass_tells_only_the_player_one_target() -> None:
     _, events = run(state, {"Agatha": "play Spyglass on Charles"})
     secret = of(events, ev.SecretLearned)[0]
     assert secret.audience == frozenset({"Agatha"}) and secret.secret.startswith("Charles has ")
+
+
+def test_an_attacked_player_with_no_defenders_but_a_card_is_asked_and_may_play_it() -> None:
+    state = table(seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 0, "hand": ("Conscripts",)}})
+    state, _ = run(state, {"Agatha": "attack Barney with 2"})
+    assert state.stage == "response" and VENEER.awaiting(state) == frozenset({"Barney"})
+    assert "you have no defenders to intercept with" in VENEER.order_template(state, "Barney")
+    after, events = run(state, {"Barney": "play Conscripts"})  # two free defenders, in time to intercept
+    assert of(events, ev.AttackResolved)[0].survivors == 0 and after.seat("Barney").coins == 3
+
+
+def test_a_card_holder_not_asked_may_only_play() -> None:
+    state = table(stage="end", seats={"Charles": {"hand": ("Windfall",)}}, alliances=(("Charles", "Darcy"),))
+    assert VENEER.awaiting(state) == frozenset({"Agatha"}) and VENEER.writers(state) == frozenset({"Charles"})
+    parsed = VENEER.parse(state, "Charles", "break alliance with Darcy\nplay Windfall")
+    assert parsed.orders == ("play Windfall",) and "only “play CARD” is taken" in parsed.errors[0].reason
+    after, events = run(state, {"Charles": "play Windfall"})
+    assert after.seat("Charles").coins == 5 and after.alliances == (("Charles", "Darcy"),)
+    assert VENEER.told(after, events) == frozenset(NAMES[:4])  # a played card is an open result
+
+
+def test_a_card_may_be_played_while_returns_are_decided() -> None:
+    state = table(
+        stage="combat",
+        seats={"Barney": {"defenders": 1}, "Emmett": {"hand": ("Pickpocket",)}},
+        debts=(Debt("Barney", (("Charles", 1), ("Darcy", 1)), 1),),
+        n=5,
+    )
+    assert VENEER.awaiting(state) == frozenset({"Barney"}) and "Emmett" in VENEER.writers(state)
+    after, _ = run(state, {"Barney": "return 1 defender to Darcy", "Emmett": "play Pickpocket on Barney"})
+    assert (after.seat("Darcy").defenders, after.seat("Barney").coins, after.seat("Emmett").coins) == (
+        2,
+        2,
+        4,
+    )
 
 
 # --- victory and forced attacks ----------------------------------------

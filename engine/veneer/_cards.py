@@ -52,7 +52,9 @@ EFFECTS: dict[str, EffectSpec] = {
         ("motion", "action"), "alliances are broken (a motion: all; an action: the target's)", targeted=True
     ),
     "coins": EffectSpec(
-        ("motion", "action"), "coins gained (a motion: by everyone; an action: by you)", True
+        ("faction", "motion", "action"),
+        "coins gained (a faction: once, when chosen; a motion: by everyone; an action: by you)",
+        True,
     ),
     "steal": EffectSpec(("action",), "coins taken from the target", amount=True, targeted=True),
     "burn": EffectSpec(("action",), "coins the target loses", amount=True, targeted=True),
@@ -63,7 +65,9 @@ EFFECTS: dict[str, EffectSpec] = {
         targeted=True,
     ),
     "free_troops": EffectSpec(
-        ("motion", "action"), "free defenders (a motion: for everyone; an action: for you)", amount=True
+        ("faction", "motion", "action"),
+        "free defenders (a faction: once, when chosen; a motion: for everyone; an action: for you)",
+        amount=True,
     ),
 }
 

@@ -155,8 +155,9 @@ def split_returns(
 
 
 def needs_decision(loans: Sequence[tuple[str, int]], available: int) -> bool:
-    """The debtor decides only when two or more allies lent and not all can be repaid."""
-    return sum(1 for _, n in loans if n) >= 2 and available < sum(n for _, n in loans)
+    """The debtor decides only when two or more allies lent, not all can be repaid, and some can:
+    with no troop left there is nothing to decide, and COMBAT does not wait."""
+    return sum(1 for _, n in loans if n) >= 2 and 0 < available < sum(n for _, n in loans)
 
 
 def _repay_if_clear(

@@ -35,6 +35,32 @@ FACTIONS = _cards(
             0,
         ),
         ("Senators", "Your vote counts twice.", "extra_vote", 1),
+        ("Bankers", "You start with 3 extra coins.", "coins", 3),
+        ("Landlords", "You start with 2 extra coins.", "coins", 2),
+        ("Garrison", "You start with 2 extra defenders.", "free_troops", 2),
+        ("Militia", "You start with 1 extra defender.", "free_troops", 1),
+        ("Envoys", "Your vetoes cost 2 coins less.", "veto_price", -2),
+        ("Guilds", "You gain 1 extra coin at the start of each of your turns.", "income", 1),
+        ("Armourers", "Your troops cost 1 coin less.", "troop_price", -1),
+        (
+            "Sentinels",
+            "When you are attacked, each defender destroys 3 attackers instead of 2.",
+            "interception",
+            1,
+        ),
+        (
+            "Seers",
+            "At the start of each of your turns you secretly see the next card of the deck.",
+            "peek",
+            0,
+        ),
+        (
+            "Informers",
+            "At the start of the game you secretly learn one target of another player.",
+            "reveal_target",
+            0,
+        ),
+        ("Tribunes", "Your vote counts twice.", "extra_vote", 1),
     ],
 )
 

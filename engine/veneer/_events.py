@@ -1,5 +1,6 @@
-"""What happens in Veneer, as events. Targets, hands, dealt factions and secret faction knowledge
-go only to their owner (``audience``); everything else is public."""
+"""What happens in Veneer, as events. Targets, dealt factions and secret faction knowledge go only
+to their owner (``audience``); everything else is public, the action cards in front of each player
+included. ``OPEN_RESULTS`` go to every living player's mail, whoever must act next."""
 
 from __future__ import annotations
 
@@ -50,13 +51,8 @@ class CardFlipped(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class ActionDrawn(Event):
-    """Public: someone took an action card. Its name goes only to the drawer (``ActionGained``)."""
+    """The flipped card was an action: placed face up in front of the active player (public)."""
 
-    player: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class ActionGained(Event):
     player: str
     card: str
     text: str
@@ -226,7 +222,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     IncomeCollected,
     CardFlipped,
     ActionDrawn,
-    ActionGained,
     DeckReshuffled,
     BallotCounted,
     LawEnacted,
@@ -248,4 +243,16 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     PlayerEliminated,
     OrderRefused,
     GameWon,
+)
+
+# Told to every living player in the phase's mail and listed on History (rulings 2026-11-24): the
+# flipped card, every vote, every attack and its outcome; and the public cards as they are played.
+OPEN_RESULTS: tuple[type[Event], ...] = (
+    CardFlipped,
+    ActionDrawn,
+    CardPlayed,
+    BallotCounted,
+    AttackDeclared,
+    AttackVetoed,
+    AttackResolved,
 )

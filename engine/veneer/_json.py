@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Submission, event_to_json
-from engine.veneer._phases import awaiting, phase_of
+from engine.veneer._phases import awaiting, card_holders, phase_of
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
 from engine.veneer._turn import resolve_stage
@@ -36,7 +36,7 @@ def resolve_request(request: Mapping[str, Any], read: Callable[[VeneerState, str
     unknown = sorted(set(orders) - set(state.names))
     if unknown:
         raise ValueError(f"orders for unknown players {unknown}; the players are {list(state.names)}")
-    waiting = awaiting(state)
+    waiting = awaiting(state) | card_holders(state)  # card holders may play at any time
     submissions = {p: read(state, p, orders[p]) for p in state.names if p in orders and p in waiting}
     after, events = resolve_stage(state, submissions, rng)
     outcome = decide(after)

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 from engine.core import LineError, Submission
 from engine.veneer._effects import law_in_force, troop_price, veto_price
 from engine.veneer._orders import ALL, RANK, Names, Order, is_blank, read_order
-from engine.veneer._phases import TABLE
-from engine.veneer._state import VeneerState
+from engine.veneer._phases import TABLE, awaiting
+from engine.veneer._state import VeneerState, counted
 
 SINGLE = ("choose", "vote", "intercept")  # the last such line counts
+NOT_ASKED = "nothing is asked of you in this phase; only “play CARD” is taken from you now"
 
 
 @dataclass
@@ -49,12 +50,20 @@ def parse_orders(state: VeneerState, player: str, text: str) -> Submission:
         else:
             read.append((line.strip(), order))
     accepted, refused = check_orders(state, player, [o for _, o in read])
+    if not _asked(state, player):  # a card holder who is not asked: its lines other than plays
+        refused += [(o, NOT_ASKED) for o in accepted if o.verb != "play"]
+        accepted = [o for o in accepted if o.verb == "play"]
     lines = {id(o): line for line, o in read}
     errors += [LineError(lines[id(o)], why) for o, why in refused]
     notes = tuple(
         f"Only your last “{v}” line counts." for v in SINGLE if sum(o.verb == v for _, o in read) > 1
     )
     return Submission(player, tuple(str(o) for o in accepted), tuple(errors), notes)
+
+
+def _asked(state: VeneerState, player: str) -> bool:
+    """Whether all of the phase's orders are taken from ``player`` (else only plays, any time)."""
+    return player in awaiting(state) or state.finished or not state.seat(player).alive
 
 
 def check_orders(
@@ -90,6 +99,13 @@ def _refusal(state: VeneerState, player: str, order: Order, budget: Budget) -> s
         return "you are out of the game"
     if order.verb == "pass":
         return None
+    if state.stage == "end" and order.verb == "reassign":
+        return (
+            "troops are reassigned only in your muster; the end phase offers buying troops and "
+            "forming or breaking alliances"
+        )
+    if state.stage == "muster" and order.verb == "ally":
+        return "an alliance is offered or accepted in a vote, response or end phase, not in a muster"
     if stage is None or order.verb not in stage.orders:
         allowed = ", ".join(stage.orders) if stage else "none"
         return f"“{order.verb}” is not an order of this phase ({state.stage}: {allowed})"
@@ -118,15 +134,16 @@ def _buy(state: VeneerState, player: str, order: Order, budget: Budget) -> str |
     if cost < budget.coins:
         return None
     troops = "troop costs" if order.count == 1 else "troops cost"
-    return f"{order.count} {troops} {cost} coins; you have {budget.coins} and must keep one (or be out)"
+    price = counted(cost, "coin")
+    return f"{order.count} {troops} {price}; you have {budget.coins} and must keep one (or be out)"
 
 
 def _reassign(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
     if order.side == "attackers":
-        spare, what = budget.defenders - budget.sent, "defenders"
+        spare, what = budget.defenders - budget.sent, "defender"
     else:
-        spare, what = budget.attackers - budget.committed, "uncommitted attackers"
-    return None if order.count <= spare else f"you have only {spare} {what}"
+        spare, what = budget.attackers - budget.committed, "uncommitted attacker"
+    return None if order.count <= spare else f"you have only {counted(spare, what)}"
 
 
 def _attack(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -135,7 +152,7 @@ def _attack(state: VeneerState, player: str, order: Order, budget: Budget) -> st
     if order.name in budget.targets:
         return f"you already attack {order.name}; one attack per player"
     spare = budget.attackers - budget.committed
-    return None if order.count <= spare else f"you have only {spare} attackers free"
+    return None if order.count <= spare else f"you have only {counted(spare, 'attacker')} free"
 
 
 def _veto(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -149,7 +166,7 @@ def _veto(state: VeneerState, player: str, order: Order, budget: Budget) -> str 
     price = veto_price(state, player)
     if price < budget.coins:
         return None
-    return f"a veto costs {price} coins; you have {budget.coins} and must keep one (or be out)"
+    return f"a veto costs {counted(price, 'coin')}; you have {budget.coins} and must keep one (or be out)"
 
 
 def _intercept(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -159,7 +176,9 @@ def _intercept(state: VeneerState, player: str, order: Order, budget: Budget) ->
     if state.allied(player, attack.attacker):
         return f"{attack.attacker} is your ally: your defenders are ignored"
     spare = budget.defenders - budget.sent
-    return None if order.count == ALL or order.count <= spare else f"you have only {spare} defenders"
+    return (
+        None if order.count == ALL or order.count <= spare else f"you have only {counted(spare, 'defender')}"
+    )
 
 
 def _lend(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:
@@ -171,7 +190,7 @@ def _lend(state: VeneerState, player: str, order: Order, budget: Budget) -> str 
     if state.allied(order.name, attack.attacker):
         return f"{order.name}'s defenders are ignored: {attack.attacker} is their ally"
     spare = budget.defenders - budget.sent
-    return None if order.count <= spare else f"you have only {spare} defenders"
+    return None if order.count <= spare else f"you have only {counted(spare, 'defender')}"
 
 
 def _return(state: VeneerState, player: str, order: Order, budget: Budget) -> str | None:

@@ -63,6 +63,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], str]] = {
     ]
 }
 VERBS = tuple(PATTERNS)
+BOTH_VOTES = "vote yes” or “vote no"  # shown as: Did you mean “vote yes” or “vote no”?
 # The words that begin or carry an order in the forms above, for the forgiving reader.
 ORDER_WORDS = (
     *("choose", "pick", "vote", "buy", "recruit", "purchase", "reassign", "convert", "attack", "veto"),
@@ -150,8 +151,10 @@ def read_order(line: str, names: Names) -> Order | LineError:
 
 def _unreadable(text: str, verb: str, folded: str, names: Names) -> LineError:
     known = {v for v in VERBS} | {"yes", "no", "recruit", "defend", "lend", "use"}
+    if verb in ("vote", "yes", "no"):  # both answers, so the arbiter leans neither way
+        return LineError(text, "a vote is “vote yes” or “vote no”", BOTH_VOTES)
     for key, (_, example) in PATTERNS.items():
-        if verb == key or (key == "vote" and verb in ("yes", "no")):
+        if verb == key:
             return LineError(text, f"write it like “{example}”", example)
     close = difflib.get_close_matches(verb, sorted(known), n=1, cutoff=0.6)
     reason = f"“{verb}” is not an order (orders: {', '.join(VERBS)})"

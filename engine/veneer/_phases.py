@@ -1,7 +1,8 @@
 """The turn as a table: each stage, who acts in it, the orders it takes, and what follows.
 
 ``awaiting`` reads the table against the state: exactly the players with a choice to make now. A
-stage where nobody has a choice is run by ``resolve`` without waiting (START always is).
+stage where nobody has a choice is run by ``resolve`` without waiting (START always is). Besides,
+``card_holders`` may write ``play CARD`` in any stage that waits (an action is played "at any time").
 """
 
 from __future__ import annotations
@@ -39,11 +40,13 @@ STAGES: tuple[Stage, ...] = (
         ("veto", "intercept", "lend", "play", "ally"),
         "combat",
     ),
-    Stage("combat", "an attacked player who cannot repay two or more lenders in full", ("return",), "end"),
+    Stage(
+        "combat", "an attacked player who cannot repay two or more lenders in full", ("return", "play"), "end"
+    ),
     Stage(
         "end",
-        "the active player (buy, reassign, alliances) and players offered an alliance",
-        ("buy", "reassign", "play", "ally", "break"),
+        "the active player (buy troops, form or break alliances) and players offered an alliance",
+        ("buy", "play", "ally", "break"),
         "start of the next living player's turn",
     ),
 )
@@ -92,6 +95,16 @@ def awaiting(state: VeneerState) -> frozenset[str]:
     return frozenset()
 
 
+PLAYABLE = ("vote", "muster", "response", "combat", "end")  # every stage that may wait
+
+
+def card_holders(state: VeneerState) -> frozenset[str]:
+    """Living players with an action card in front of them: they may play it in any stage."""
+    if state.stage not in PLAYABLE:
+        return frozenset()
+    return frozenset(s.name for s in state.seats if s.alive and s.hand)
+
+
 def _can_muster(state: VeneerState, player: str) -> bool:
     seat = state.seat(player)
     return seat.troops > 0 or seat.hand != () or seat.coins > troop_price(state, player)
@@ -107,9 +120,12 @@ def _responders(state: VeneerState) -> frozenset[str]:
                 for a in state.allies(attack.attacker)
                 if a != attack.target and state.seat(a).coins > veto_price(state, a)
             }
+        target = state.seat(attack.target)
+        if target.hand:
+            who.add(attack.target)  # no defenders perhaps, but a card it may play
         if state.allied(attack.attacker, attack.target):
             continue  # its defenders are ignored: nothing to intercept with or lend
-        if state.seat(attack.target).defenders:
+        if target.defenders:
             who.add(attack.target)
         who |= {a for a in state.allies(attack.target) if a != attack.attacker and state.seat(a).defenders}
     return frozenset(who)

@@ -6,13 +6,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Game, Outcome, Phase, Resolution, Submission
+from engine.core import Event, Game, Outcome, Phase, Resolution, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.veneer._cards import DeckError, load_deck
+from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
 from engine.veneer._json import resolve_request
 from engine.veneer._legal import names_of, parse_orders
 from engine.veneer._orders import ORDER_WORDS
-from engine.veneer._phases import awaiting, phase_of
+from engine.veneer._phases import awaiting, card_holders, phase_of
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
 from engine.veneer._turn import default_orders, resolve_stage
@@ -47,6 +48,19 @@ class Veneer(Game):
 
     def awaiting(self, state: VeneerState) -> frozenset[str]:
         return awaiting(state)
+
+    def writers(self, state: VeneerState) -> frozenset[str]:
+        """Holders of an action card: they may play it in any phase, asked or not."""
+        return card_holders(state)
+
+    def told(self, state: VeneerState, events: Sequence[Event]) -> frozenset[str]:
+        """Every living player hears of open results; the eliminated hear they are out."""
+        out = {e.player for e in events if isinstance(e, PlayerEliminated)}
+        everyone = set(state.living) if any(isinstance(e, OPEN_RESULTS) for e in events) else set()
+        return frozenset(everyone | out)
+
+    def open_results(self, events: Sequence[Event]) -> list[Event]:
+        return [e for e in events if isinstance(e, OPEN_RESULTS)]
 
     def vocabulary(self, state: VeneerState) -> Vocabulary:
         """Every order word of Veneer's forms, and the players', factions' and cards' names."""

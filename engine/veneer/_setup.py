@@ -9,9 +9,10 @@ from typing import Any
 from engine.core import match_name
 from engine.veneer._cards import Deck, check_deck, load_deck
 from engine.veneer._default_deck import DEFAULT_DECK
-from engine.veneer._state import MIN_PLAYERS, Seat, VeneerState
+from engine.veneer._state import MIN_PLAYERS, Seat, VeneerState, alphabetical
 
 DEALT = 3  # faction cards each player chooses from
+TARGETS = 2  # players each player must eliminate
 
 
 def new_game(players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
@@ -50,12 +51,17 @@ def deal_factions(deck: Deck, players: Sequence[str], rng: random.Random) -> dic
 
 
 def deal_targets(players: Sequence[str], rng: random.Random) -> dict[str, tuple[str, ...]]:
-    """Seated in a random circle, each targets the next two: everyone targets 2 and is targeted by
-    2, never itself (with 3 players, both others)."""
-    circle = list(players)
-    rng.shuffle(circle)
-    n = len(circle)
-    return {p: (circle[(i + 1) % n], circle[(i + 2) % n]) for i, p in enumerate(circle)}
+    """Uniformly at random among every assignment where each player targets 2 and is targeted by 2,
+    never itself. Each player's two marks are shuffled onto the players' two aims each; a deal with
+    a self-aim or the same pair twice is dealt again. Every valid assignment comes from the same
+    number of shuffles (2^n orders of aims times 2^n orders of marks), so each is equally likely.
+    A player's targets are listed alphabetically: the listing tells nothing about anyone else's."""
+    while True:
+        marks = [p for p in players for _ in range(TARGETS)]
+        rng.shuffle(marks)
+        dealt = {p: marks[TARGETS * i : TARGETS * (i + 1)] for i, p in enumerate(players)}
+        if all(p not in aims and len(set(aims)) == TARGETS for p, aims in dealt.items()):
+            return {p: alphabetical(aims) for p, aims in dealt.items()}
 
 
 def _fixed_factions(deck: Deck, players: Sequence[str], roles: Mapping[str, str]) -> dict[str, str]:

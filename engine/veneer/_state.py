@@ -126,6 +126,16 @@ class VeneerState:
         return dataclasses.replace(self, alliances=tuple((a, b) for a, b in ordered))
 
 
+def counted(n: int, thing: str) -> str:
+    """``1 coin``, ``2 coins``: a number with its noun."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
+def alphabetical(names: Iterable[str]) -> tuple[str, ...]:
+    """Names in alphabetical order, as a player's own targets are always listed."""
+    return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
+
+
 def state_to_json(state: VeneerState) -> JSON:
     return {
         "seats": [dataclasses.asdict(s) for s in state.seats],

@@ -26,7 +26,6 @@ from engine.veneer._effects import (
 )
 from engine.veneer._events import (
     ActionDrawn,
-    ActionGained,
     AttackDeclared,
     BallotCounted,
     CardFlipped,
@@ -47,8 +46,8 @@ from engine.veneer._events import (
 )
 from engine.veneer._legal import check_orders, names_of
 from engine.veneer._orders import Order, read_order
-from engine.veneer._phases import awaiting
-from engine.veneer._state import Attack, VeneerState
+from engine.veneer._phases import awaiting, card_holders
+from engine.veneer._state import Attack, VeneerState, alphabetical
 
 Orders = Mapping[str, Sequence[Order]]
 Handler = Callable[[VeneerState, Orders, random.Random, list[Event]], VeneerState]
@@ -57,12 +56,14 @@ Handler = Callable[[VeneerState, Orders, random.Random, list[Event]], VeneerStat
 def resolve_stage(
     state: VeneerState, submissions: Mapping[str, Submission], rng: random.Random
 ) -> tuple[VeneerState, list[Event]]:
-    """The current stage with the players' orders (absent players get the default), then every
-    stage that nobody has a choice in."""
+    """The current stage with the players' orders (absent players get the default; card holders
+    who were not asked count only with their plays), then every stage that nobody has a choice in."""
     if state.finished:
         raise ValueError("the game is over; there is nothing to resolve")
     events: list[Event] = []
-    orders = {p: _orders(state, p, submissions.get(p)) for p in sorted(awaiting(state))}
+    asked = awaiting(state)
+    players = asked | (card_holders(state) & submissions.keys())
+    orders = {p: _orders(state, p, submissions.get(p), asked=p in asked) for p in sorted(players)}
     state = _step(state, orders, rng, events)
     while not state.finished and not awaiting(state):
         state = _step(state, {}, rng, events)
@@ -79,12 +80,12 @@ def default_orders(state: VeneerState, player: str) -> list[Order]:
     return []
 
 
-def _orders(state: VeneerState, player: str, submission: Submission | None) -> list[Order]:
+def _orders(state: VeneerState, player: str, submission: Submission | None, *, asked: bool) -> list[Order]:
     if submission is None:
         return default_orders(state, player)
     names = names_of(state)
     read = [read_order(line, names) for line in submission.orders]
-    return [o for o in read if not isinstance(o, LineError)]
+    return [o for o in read if not isinstance(o, LineError) and (asked or o.verb == "play")]
 
 
 def _step(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
@@ -97,7 +98,11 @@ def _step(state: VeneerState, orders: Orders, rng: random.Random, events: list[E
 
 def _setup(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
     for seat in state.seats:
-        events.append(TargetsDealt(player=seat.name, targets=seat.targets, audience=frozenset({seat.name})))
+        events.append(
+            TargetsDealt(
+                player=seat.name, targets=alphabetical(seat.targets), audience=frozenset({seat.name})
+            )
+        )
         if not seat.faction:
             chosen = _last(orders.get(seat.name, ()), "choose") or default_orders(state, seat.name)[0]
             state = state.with_seat(seat.name, faction=chosen.name)
@@ -107,6 +112,8 @@ def _setup(state: VeneerState, orders: Orders, rng: random.Random, events: list[
         if card.effect == "reveal_target":
             others = [n for n in state.names if n != seat.name]
             state = reveal_target(state, seat.name, rng.choice(others), rng, events)
+        if card.effect in ("coins", "free_troops"):  # once, as the faction is chosen
+            state = apply_card(state, card, player=seat.name, target=None, rng=rng, events=events)
     return _begin_turn(state, state.names[0], 1, events)
 
 
@@ -126,11 +133,8 @@ def _start(state: VeneerState, orders: Orders, rng: random.Random, events: list[
     if has_ability(state, active, "peek") and state.pile:
         secret = f"the next card of the deck is {state.pile[0]}"
         events.append(SecretLearned(player=active, secret=secret, audience=frozenset({active})))
-    if card.kind == "action":
-        events.append(ActionDrawn(player=active))
-        events.append(
-            ActionGained(player=active, card=card.name, text=card.text, audience=frozenset({active}))
-        )
+    if card.kind == "action":  # placed in front of the player, face up: public
+        events.append(ActionDrawn(player=active, card=card.name, text=card.text))
         return dataclasses.replace(
             state.with_seat(active, hand=(*state.seat(active).hand, card.name)), stage="muster"
         )
@@ -174,9 +178,9 @@ def _vote(state: VeneerState, orders: Orders, rng: random.Random, events: list[E
 
 def _muster(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
     active = state.active
+    state = _play_actions(state, orders, rng, events)
     if not state.seat(active).alive:
         return _next_turn(state, events)
-    state = _play_actions(state, orders, rng, events)
     rest = _checked(state, active, orders.get(active, ()), events)
     state = _buy_and_reassign(state, active, rest, events)
     attacks = [Attack(active, o.name, o.count) for o in rest if o.verb == "attack"]
@@ -210,6 +214,7 @@ def _response(state: VeneerState, orders: Orders, rng: random.Random, events: li
 
 
 def _combat(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
+    state = _play_actions(state, orders, rng, events)
     for debt in state.debts:
         chosen = {o.name: o.count for o in _checked(state, debt.debtor, orders.get(debt.debtor, ()), events)}
         available = state.seat(debt.debtor).troops
@@ -219,8 +224,8 @@ def _combat(state: VeneerState, orders: Orders, rng: random.Random, events: list
 
 def _end(state: VeneerState, orders: Orders, rng: random.Random, events: list[Event]) -> VeneerState:
     active = state.active
+    state = _play_actions(state, orders, rng, events)
     if state.seat(active).alive:
-        state = _play_actions(state, orders, rng, events)
         rest = _checked(state, active, orders.get(active, ()), events)
         state = _buy_and_reassign(state, active, rest, events)
         state = settle_alliances(state, orders, events)

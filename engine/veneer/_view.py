@@ -1,5 +1,5 @@
 """What players see between phases: the public ledger and each player's order form (which carries
-that player's own secrets: targets, hand, dealt factions)."""
+that player's own secrets: targets and dealt factions)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.core import Outcome
 from engine.veneer._effects import must_attack, troop_price, veto_price
-from engine.veneer._phases import awaiting, phase_of
-from engine.veneer._state import VeneerState
+from engine.veneer._phases import TABLE, awaiting, card_holders, phase_of
+from engine.veneer._state import Attack, VeneerState, alphabetical, counted
 
 
 def decide(state: VeneerState) -> Outcome | None:
@@ -31,6 +31,7 @@ def ledger_rows(state: VeneerState) -> list[dict[str, Any]]:
             "Attackers": s.attackers,
             "Defenders": s.defenders,
             "Allies": ", ".join(state.allies(s.name)),
+            "Actions": ", ".join(s.hand),  # face up in front of the player
             "Status": _status(state, s.name),
             "Law in force": law,
             "Turn": turn,
@@ -52,21 +53,27 @@ def order_form(state: VeneerState, player: str) -> str:
     if seat.alive and state.stage != "setup":
         price = troop_price(state, player)
         lines.append(
-            f"# You have {seat.coins} coins, {seat.attackers} attackers, {seat.defenders} defenders; "
-            f"a troop costs {price} coins."
+            f"# You have {counted(seat.coins, 'coin')}, {counted(seat.attackers, 'attacker')}, "
+            f"{counted(seat.defenders, 'defender')}; a troop costs {counted(price, 'coin')}."
         )
-    if player not in awaiting(state):
-        lines.append("# No orders are needed from you in this phase.")
-    else:
+    play = "play a card in front of you: play CARD  or  play CARD on NAME"
+    if player in awaiting(state):
         lines += FORMS[state.stage](state, player)
+        lines += _offers(state, player)
+        lines += [f"# You may also {play}"] if player in card_holders(state) else []
+    elif player in card_holders(state):
+        lines.append(f"# Nothing is asked of you in this phase, but you may {play}")
+    else:
+        lines.append("# No orders are needed from you in this phase.")
     return "\n".join([*lines, ""])
 
 
 def _secrets(state: VeneerState, player: str) -> list[str]:
     seat = state.seat(player)
-    lines = [f"# Only for you: your targets are {' and '.join(seat.targets)}."]
+    lines = [f"# Only for you: your targets are {' and '.join(alphabetical(seat.targets))}."]
     if seat.hand:
-        lines.append(f"# Your hand: {'; '.join(f'{c} ({state.deck.card(c).text})' for c in seat.hand)}")
+        cards = "; ".join(f"{c} ({state.deck.card(c).text})" for c in seat.hand)
+        lines.append(f"# In front of you (public, play at any time): {cards}")
     if seat.faction:
         lines.append(f"# Your faction: {seat.faction} — {state.deck.card(seat.faction).text}")
     return lines
@@ -93,8 +100,6 @@ def _muster(state: VeneerState, player: str) -> list[str]:
         "# buy 2 attackers | buy 1 defender | reassign 1 to attackers | reassign 1 to defenders",
         f"# attack NAME with N   (one line per player attacked: {others})",
     ]
-    if state.seat(player).hand:
-        lines.append("# play CARD  or  play CARD on NAME")
     if must_attack(state):
         lines.append(
             "# You MUST attack this turn; without an attack line one attacker attacks the next player."
@@ -105,10 +110,8 @@ def _muster(state: VeneerState, player: str) -> list[str]:
 def _response(state: VeneerState, player: str) -> list[str]:
     lines = []
     for attack in state.attacks:
-        if attack.target == player and not state.allied(player, attack.attacker):
-            lines.append(
-                f"# {attack.attacker} attacks you with {attack.attackers}: intercept with N (default: all)"
-            )
+        if attack.target == player:
+            lines.append(_attacked(state, attack))
         elif state.allied(player, attack.target) and attack.attacker != player:
             lines.append(
                 f"# {attack.attacker} attacks your ally {attack.target}: lend N defenders to {attack.target}"
@@ -117,33 +120,47 @@ def _response(state: VeneerState, player: str) -> list[str]:
             price = veto_price(state, player)
             lines.append(
                 f"# Your ally {attack.attacker} attacks {attack.target}: "
-                f"veto {attack.attacker}'s attack on {attack.target} ({price} coins)"
+                f"veto {attack.attacker}'s attack on {attack.target} ({counted(price, 'coin')})"
             )
     return lines
+
+
+def _attacked(state: VeneerState, attack: Attack) -> str:
+    attacks = f"# {attack.attacker} attacks you with {counted(attack.attackers, 'attacker')}"
+    if state.allied(attack.attacker, attack.target):
+        return f"{attacks}: as your ally, it ignores your defenders."
+    if not state.seat(attack.target).defenders:
+        return f"{attacks}; you have no defenders to intercept with."
+    return f"{attacks}: intercept with N (default: all)"
 
 
 def _combat(state: VeneerState, player: str) -> list[str]:
     debt = next(d for d in state.debts if d.debtor == player)
     owed = ", ".join(f"{lender} lent {n}" for lender, n in debt.loans)
     return [
-        f"# You cannot return every lent defender ({owed}); you have {debt.available} troops.",
+        f"# You cannot return every lent defender ({owed}); you have {counted(debt.available, 'troop')}.",
         "# return N defenders to NAME (the rest go back in seating order)",
     ]
 
 
 def _end(state: VeneerState, player: str) -> list[str]:
-    lines = []
-    if player == state.active:
-        lines += [
-            "# buy 2 defenders | reassign 1 to defenders",
-            "# ally with NAME (they accept by writing the same) | break alliance with NAME",
-        ]
-    lines += [
+    if player != state.active:
+        return []
+    return [
+        "# buy 2 defenders | buy 1 attacker   (reassigning is for your muster)",
+        "# ally with NAME (they accept by writing the same) | break alliance with NAME",
+    ]
+
+
+def _offers(state: VeneerState, player: str) -> list[str]:
+    """Pending offers, in the forms of the phases that take ``ally with`` (never muster's)."""
+    if "ally" not in TABLE[state.stage].orders:
+        return []
+    return [
         f"# {o.sender} offers you an alliance: ally with {o.sender}"
         for o in state.offers
         if o.receiver == player
     ]
-    return lines
 
 
 FORMS = {
