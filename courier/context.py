@@ -43,7 +43,6 @@ class Tick:
     games: dict[str, LoadedGame] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
-    late: set[int] = field(default_factory=set)  # inputs that missed their round's deadline
     publish: bool = True
     backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
     new_journal: bool = False  # the operator's word that an empty journal starts every game over

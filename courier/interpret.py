@@ -154,8 +154,10 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
         )
         return
     if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
-        tick.late.add(item.id)
-        return  # arrived after this round closed: read it once the round is resolved
+        # Arrived after this round closed: read it once the round is resolved. Noted in the journal,
+        # so the receipt says "late" even when a crash falls between the round and the receipt.
+        tick.journal.set_meta(f"late/{item.id}", row.phase_key)
+        return
     _accept(tick, item, letter, loaded, player, text)
 
 
@@ -215,7 +217,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
-        late=item.id in tick.late,
+        late=journal.meta(f"late/{item.id}") not in (None, row.phase_key),
     )
     with journal.transaction() as db:
         journal.add_submission(

@@ -79,3 +79,17 @@ def test_send_crash_resends_at_most_once(make_table: Callable[..., Table]) -> No
     journal.close()
     assert len(raws) == len(PLAYERS)
     assert len({message_from_bytes(r)["Message-ID"] for r in raws}) == len(PLAYERS)
+
+
+def test_a_late_receipt_says_late_after_a_crash_between_the_round_and_the_receipt(
+    make_table: Callable[..., Table],
+) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.clock = at(0, 20, 1)  # delivered a minute after the deadline, before the tick ran
+    table.order("Agatha", "loot")
+    assert tick_process(table, at(0, 20, 5).isoformat(), "resolve.committed") == -9
+    assert tick_process(table, at(0, 20, 10).isoformat(), None) == 0
+    receipts = [m for m in table.sent("Agatha") if m["X-Courier-Kind"] == "receipt"]
+    assert len(receipts) == 1
+    assert "Late orders received: they count for Round 2 of 3" in str(receipts[0]["Subject"])
