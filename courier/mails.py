@@ -25,11 +25,13 @@ from courier.compose import (
     compose,
 )
 from courier.pictures import mail_pictures
-from courier.render import make_environment, render_event
+from courier.render import RenderError, make_environment, render_event
 from engine.core import Event, Opening, Outcome, Submission, visible_to
 
 if TYPE_CHECKING:
     from datetime import datetime
+
+    from jinja2 import Environment
 
     from courier.config import Deployment, GameConfig, Player
     from courier.journal import GameRow
@@ -52,6 +54,10 @@ class Mailer:
         # through this journal's secret, so nobody can count the mail we received between two of theirs.
         self.secret = secret
         self.env = make_environment(deployment.templates)
+        # An organiser's broken template never holds a player's mail: that mail uses the built-in
+        # one, and the tick tells the organiser what to fix (``broken_templates``).
+        self.builtin = make_environment() if deployment.templates else None
+        self.broken_templates: set[str] = set()
 
     # --- building blocks --------------------------------------------------------------------------
 
@@ -86,8 +92,31 @@ class Mailer:
         in_reply_to: str | None = None,
         pictures: Sequence[MailPicture] = (),
     ) -> EmailMessage:
+        try:
+            return self._compose(
+                self.env, kind, ctx, to=to, key=key, in_reply_to=in_reply_to, pictures=pictures
+            )
+        except RenderError as e:
+            if self.builtin is None:
+                raise
+            self.broken_templates.add(str(e))
+            return self._compose(
+                self.builtin, kind, ctx, to=to, key=key, in_reply_to=in_reply_to, pictures=pictures
+            )
+
+    def _compose(
+        self,
+        env: Environment,
+        kind: str,
+        ctx: AnyContext,
+        *,
+        to: str,
+        key: str,
+        in_reply_to: str | None,
+        pictures: Sequence[MailPicture],
+    ) -> EmailMessage:
         return compose(
-            self.env,
+            env,
             kind,
             ctx,
             sender=self.deployment.sender,
@@ -103,7 +132,16 @@ class Mailer:
         )
 
     def _lines(self, config: GameConfig, events: Sequence[Event], player: str | None) -> list[str]:
-        return [render_event(self.env, config.ruleset.name, e) for e in visible_to(events, player)]
+        return [self._event_line(config.ruleset.name, e) for e in visible_to(events, player)]
+
+    def _event_line(self, game: str, event: Event) -> str:
+        try:
+            return render_event(self.env, game, event)
+        except RenderError as e:
+            if self.builtin is None:
+                raise
+            self.broken_templates.add(str(e))
+            return render_event(self.builtin, game, event)
 
     # --- the kinds ----------------------------------------------------------------------------------
 
@@ -240,7 +278,7 @@ class Mailer:
             recipient_name="organiser",
             recipient_email=organiser,
         )
-        lines = [render_event(self.env, ruleset.name, e) for e in events]
+        lines = [self._event_line(ruleset.name, e) for e in events]
         ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
 

@@ -101,8 +101,16 @@ def _steps(tick: Tick, *, send: bool) -> None:
     _each_game(tick, send_reminders)
     if tick.publish:
         _each_game(tick, publish_game)
+    _report_broken_templates(tick)
     if send:
         drain_outbox(tick)
+
+
+def _report_broken_templates(tick: Tick) -> None:
+    for problem in sorted(tick.mailer.broken_templates):
+        notice = f"{problem}. Courier used its built-in template instead, so no mail waits; fix yours."
+        log.warning("%s", notice)
+        tick.tell_organiser(None, tick.deployment.organiser, notice)
 
 
 def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
