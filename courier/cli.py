@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
     tick.add_argument(
+        "--reread-since",
+        type=_aware,
+        metavar="WHEN",
+        help="read again the inbox's mail since WHEN, read or not (after a journal was lost or put back)",
+    )
+    tick.add_argument(
         "--new-journal",
         action="store_true",
         help="the journal is new on purpose: start games the sheets show running over from round 1",
@@ -76,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument(
         "backup", type=Path, help="the copy, e.g. state/backups/journal-20261201T200500Z.sqlite"
     )
+    release = command("release", _release, "put a quarantined game (one that kept failing) back into play")
+    with_config(release)
+    release.add_argument("game", help="the game's id")
     resolve = command("resolve", _resolve, "resolve one round given as JSON on stdin (JSON Lines too)")
     resolve.add_argument("game", help="the game kind, e.g. truce")
     init = command("init", _init, "write a commented starter config and a game workbook, or set up a sheet")
@@ -105,7 +114,7 @@ def _tick(args: argparse.Namespace) -> int:
 
         problems = dry_run(deployment, now=now, out=sys.stdout)
     else:
-        problems = run_tick(deployment, now=now, new_journal=args.new_journal)
+        problems = run_tick(deployment, now=now, new_journal=args.new_journal, reread_since=args.reread_since)
     for problem in problems:
         print(f"courier: {problem}", file=sys.stderr)
     return 1 if problems else 0
@@ -115,6 +124,22 @@ def _status(args: argparse.Namespace) -> int:
     from courier.status import status_table
 
     print(status_table(load_deployment(args.config)))
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    from courier.journal import Journal
+    from courier.quarantine import release
+
+    journal = Journal(load_deployment(args.config).journal_path, create=False)
+    try:
+        released = release(journal, args.game)
+    finally:
+        journal.close()
+    if not released:
+        print(f"courier: game {args.game} is not quarantined", file=sys.stderr)
+        return 2
+    print(f"{args.game}: released; the next tick plays it again (and reads the mail that waited)")
     return 0
 
 

@@ -70,6 +70,8 @@ class Deployment:
     # A tick finding the last one longer ago than this, with deadlines passed in between, resolves
     # nothing and moves those deadlines instead (courier/outage.py). Zero: catch up at once.
     stale_after: timedelta = timedelta(hours=6)
+    # A game failing in this many ticks in a row is set aside (courier/quarantine.py).
+    quarantine_after: int = 5
     # Keys nobody reads (a misspelling): the tick tells the organiser once.
     warnings: tuple[str, ...] = ()
 
@@ -118,8 +120,16 @@ def load_deployment(path: Path) -> Deployment:
         require_pass=_require_pass(data.get("auth", {}), path),
         backups=_backup_policy(data.get("backups", {}), path),
         stale_after=_stale_after(data.get("stale_after", "6h"), path),
+        quarantine_after=_whole_number(data, "quarantine_after", 5, path),
         warnings=tuple(f"{path}: {w}" for w in unknown_deployment_keys(data)),
     )
+
+
+def _whole_number(table: Mapping[str, Any], key: str, default: int, path: Path) -> int:
+    value = table.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"{path}: `{key}` must be a whole number of at least 1, not {value!r}")
+    return value
 
 
 def _require_pass(auth: Mapping[str, Any], path: Path) -> bool:

@@ -12,6 +12,7 @@ from email.message import EmailMessage
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
 from courier.config import ConfigError, Deployment, GameConfig
+from courier.errors import JournalError
 from courier.journal import Journal
 from courier.mails import Mailer
 from courier.render import RenderError
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 # An operator's problem (a backend, the config, an organiser's template): reported, and the rest
 # of the tick goes on. Anything else is a bug and stops the tick, losing nothing already committed.
 OPERATOR_ERRORS = (BackendError, ConfigError, RenderError)
+# Failures of the machine or the journal, not of one game: they stop the tick (nothing is lost).
+NOT_A_GAMES_FAULT = (sqlite3.Error, JournalError, MemoryError)
 
 
 @dataclass
@@ -43,9 +46,11 @@ class Tick:
     games: dict[str, LoadedGame] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
+    failed_games: dict[str, str] = field(default_factory=dict)  # game → its error this tick
     publish: bool = True
     backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
     new_journal: bool = False  # the operator's word that an empty journal starts every game over
+    reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
 
     def queue(
         self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str

@@ -28,6 +28,9 @@ class _ReadOnlyInbox:
     def fetch_new(self) -> list[RawMessage]:
         return self.inner.fetch_new()
 
+    def fetch_since(self, since: datetime) -> list[RawMessage]:
+        return self.inner.fetch_since(since)
+
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         pass
 

@@ -17,7 +17,7 @@ from courier import faults
 from courier.backends.base import BackendError
 from courier.compose import is_our_message_id
 from courier.config import Player
-from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
+from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
@@ -66,10 +66,23 @@ def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
         else:
             try:
                 _interpret(tick, item, letter, before_deadlines=before_deadlines)
-            except OPERATOR_ERRORS as e:  # e.g. an organiser's broken template: the mail waits for the fix
+            except OPERATOR_ERRORS as e:  # e.g. a mail server's refusal: the mail waits for the fix
                 tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
                 tick.tell_organiser(None, tick.deployment.organiser, str(e))
+            except NOT_A_GAMES_FAULT:
+                raise
+            except Exception as e:  # a bug in a game's reading: the mail waits, the game's failure counts
+                log.exception("message %s from %s", item.id, letter.sender)
+                tick.problem(f"message {item.id} from {letter.sender} waits: {type(e).__name__}: {e}")
+                for game_id in _games_of(tick, letter):
+                    tick.failed_games.setdefault(game_id, f"reading a mail: {type(e).__name__}: {e}")
         _file_away(tick, item)
+
+
+def _games_of(tick: Tick, letter: Letter) -> list[str]:
+    playing = [gid for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)]
+    tagged = [gid for gid in letter.tags if gid in playing]
+    return tagged or playing
 
 
 def _file_away(tick: Tick, item: Input) -> None:

@@ -18,7 +18,7 @@ from courier import faults
 from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
-from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
+from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
@@ -27,6 +27,7 @@ from courier.mailtext import raw_message_id
 from courier.newcomers import admit_newcomers
 from courier.outage import check_clock, outage_guard
 from courier.publish import publish_game
+from courier.quarantine import quarantined, settle_failures
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
 from courier.send import drain_outbox
@@ -60,6 +61,7 @@ def run_tick(
     send: bool = True,
     publish: bool = True,
     new_journal: bool = False,
+    reread_since: datetime | None = None,
 ) -> list[str]:
     """Run one tick. Returns the problems met (empty when all went well)."""
     with run_lock(deployment.lock_path) as held:
@@ -71,7 +73,15 @@ def run_tick(
         transport = transport or open_transport(deployment.outbox)
         mailer = Mailer(deployment, now=now, secret=journal.mail_secret())
         tick = Tick(
-            deployment, journal, inbox, transport, mailer, now, publish=publish, new_journal=new_journal
+            deployment,
+            journal,
+            inbox,
+            transport,
+            mailer,
+            now,
+            publish=publish,
+            new_journal=new_journal,
+            reread_since=reread_since,
         )
         try:
             _steps(tick, send=send)
@@ -102,6 +112,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     if tick.publish:
         _each_game(tick, publish_game)
     _report_broken_templates(tick)
+    settle_failures(tick)
     if send:
         drain_outbox(tick)
 
@@ -114,13 +125,25 @@ def _report_broken_templates(tick: Tick) -> None:
 
 
 def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
-    """Run one step for every game; a backend or config problem in one game spares the others."""
+    """Run one step for every game; a problem in one game spares the others. A backend or config
+    problem is the organiser's to fix; anything else is a bug in that game's code. Either way the
+    game's failure is counted, and a game failing tick after tick is set aside (quarantine.py)."""
     for game_id, loaded in tick.games.items():
+        if game_id in tick.failed_games:
+            continue  # one failure a tick is enough: later steps would only repeat it
         try:
             step(tick, loaded)
         except OPERATOR_ERRORS as e:
             tick.problem(f"game {game_id}: {e}")
             tick.tell_organiser(game_id, loaded.organiser, f"game {game_id}: {e}")
+            if not isinstance(e, TransientError):
+                tick.failed_games[game_id] = str(e)
+        except NOT_A_GAMES_FAULT:
+            raise
+        except Exception as e:  # a bug in one game's rules must not stop every other game
+            log.exception("game %s: %s failed", game_id, step.__name__)
+            tick.problem(f"game {game_id}: {step.__name__} failed: {type(e).__name__}: {e}")
+            tick.failed_games[game_id] = f"{type(e).__name__}: {e}"
 
 
 # --- config ---------------------------------------------------------------------------------------
@@ -129,7 +152,14 @@ def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
 def load_games(tick: Tick) -> None:
     for warning in tick.deployment.warnings:
         tick.warn_once(None, tick.deployment.organiser, warning)
+    set_aside = quarantined(tick.journal)
     for source in tick.deployment.games:
+        if source.id in set_aside:
+            log.warning(
+                "game %s is quarantined (courier release %s): %s", source.id, source.id, set_aside[source.id]
+            )
+            tick.broken.add(source.id)  # its players' mail waits in the journal
+            continue
         try:
             tick.games[source.id] = _load_game(tick, source)
         except OPERATOR_ERRORS as e:
@@ -138,6 +168,8 @@ def load_games(tick: Tick) -> None:
             tick.problem(problem)
             if not isinstance(e, TransientError):  # a passing outage is the operator's, via cron
                 tick.tell_organiser(source.id, source.organiser, problem)
+            if not isinstance(e, TransientError | ConfigError):  # a bad config already waits, told
+                tick.failed_games[source.id] = problem
 
 
 def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
@@ -179,6 +211,8 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
 def ingest_mail(tick: Tick) -> None:
     try:
         messages = tick.inbox.fetch_new()
+        if tick.reread_since is not None:  # the operator's word: journal again what a lost journal forgot
+            messages = tick.inbox.fetch_since(tick.reread_since) + messages
     except BackendError as e:
         tick.problem(f"inbox: {e}")
         return

@@ -14,7 +14,16 @@ _CREDENTIALS = ("password", "oauth2_token")
 _CREDENTIAL_KEYS = {f"{name}_{way}" for name in _CREDENTIALS for way in ("env", "file", "command")}
 DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {
     "": frozenset(
-        {"state_dir", "stale_after", "domain", "from", "reply_to", "organiser", "templates"}
+        {
+            "state_dir",
+            "stale_after",
+            "quarantine_after",
+            "domain",
+            "from",
+            "reply_to",
+            "organiser",
+            "templates",
+        }
         | {"inbox", "outbox", "sheets", "auth", "backups", "game"}
     ),
     "inbox": frozenset(_MAIL | _CREDENTIAL_KEYS | {"folder", "processed_folder", "rejected_folder"}),

@@ -286,3 +286,21 @@ def test_received_at_is_utc(imap_server: ImapServer, user: str, open_inbox: Any)
     [message] = open_inbox().fetch_new()
     assert message.received_at == datetime(2025, 12, 1, 11, 0, tzinfo=UTC)
     assert message.received_at is not None and message.received_at.utcoffset() == timedelta(0)
+
+
+def test_reread_since_finds_mail_already_read_and_filed(
+    imap_server: ImapServer, user: str, open_inbox: Any
+) -> None:
+    """`courier tick --reread-since`: after a journal was lost, mail already marked and filed away is
+    found again in every folder Courier files to."""
+    for n in (1, 2, 3):
+        append(imap_server, user, mail(n))
+    inbox = open_inbox(processed_folder="Courier/Processed", rejected_folder="Courier/Rejected")
+    accepted, rejected, left = inbox.fetch_new()
+    for message in (accepted, rejected, left):
+        inbox.mark_processed(message.source_id)
+    inbox.file_away(accepted.source_id, rejected=False)
+    inbox.file_away(rejected.source_id, rejected=True)
+    found = inbox.fetch_since(datetime(2000, 1, 1, tzinfo=UTC))
+    assert sorted(m.raw for m in found) == sorted([mail(1), mail(2), mail(3)])
+    assert inbox.fetch_since(datetime(2999, 1, 1, tzinfo=UTC)) == []

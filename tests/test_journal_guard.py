@@ -3,8 +3,9 @@ the sheet records that a game runs, and the tick checks the journal against it b
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,16 @@ GAMES: dict[str, Callable[[Path], Table]] = {
     "talossa": test_talossa_game.table,
     "veneer": test_veneer_game.table,
 }
+
+
+def standing(t: Table) -> dict[str, object]:
+    journal = t.journal()
+    try:
+        row = journal.game("truce-1")
+        assert row is not None
+        return {player: found for player, found in journal.standing("truce-1", row.phase_key).items()}
+    finally:
+        journal.close()
 
 
 def ledger(t: Table) -> tuple[tuple[str, ...], ...]:
@@ -180,3 +191,28 @@ def test_old_copies_are_pruned_by_count(tmp_path: Path) -> None:
     journal.close()
     names = sorted(p.name for p in (tmp_path / "copies").iterdir())
     assert names == ["journal-20261201T130000Z.sqlite", "journal-20261201T140000Z.sqlite"]
+
+
+def test_mail_forgotten_with_the_journal_is_read_again_with_reread_since(tmp_path: Path) -> None:
+    """A journal put back from an older copy has forgotten mail the inbox already marked read;
+    `courier tick --reread-since` journals it again, and only once."""
+    t = truce(tmp_path)
+    t.tick(START)
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(t.deployment.journal_path, copy)
+    t.order("Agatha", "attack Barney")
+    t.tick(START + timedelta(hours=1))
+    for leftover in t.deployment.state_dir.glob("journal.sqlite*"):
+        leftover.unlink()
+    shutil.copy(copy, t.deployment.journal_path)
+    t.tick(START + timedelta(hours=1, minutes=5))
+    assert "Agatha" not in standing(t)  # the inbox shows it read: a plain tick cannot know of it
+    config = str(t.root / "courier.toml")
+    since = (START - timedelta(hours=1)).isoformat()
+    later = (START + timedelta(hours=1, minutes=10)).isoformat()
+    assert main(["tick", "--config", config, "--now", later, "--reread-since", since]) == 0
+    assert "attack Barney" in str(standing(t)["Agatha"])
+    receipts = len(t.sent("Agatha"))
+    again = (START + timedelta(hours=1, minutes=15)).isoformat()
+    assert main(["tick", "--config", config, "--now", again, "--reread-since", since]) == 0
+    assert len(t.sent("Agatha")) == receipts  # read again only once

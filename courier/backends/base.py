@@ -27,6 +27,10 @@ class Inbox(Protocol):
     def fetch_new(self) -> list[RawMessage]:
         """Messages not yet marked processed, oldest first. Must not change their state."""
 
+    def fetch_since(self, since: datetime) -> list[RawMessage]:
+        """Every message received since ``since``, processed or not, in every folder Courier files
+        mail to (``courier tick --reread-since``: what a lost journal forgot). Changes nothing."""
+
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Called only after the raw message is committed to the journal. Idempotent."""
 

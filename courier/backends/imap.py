@@ -90,6 +90,24 @@ class ImapInbox:
             log.info("%s: %d new message(s) in %s above uid %d", self.where, len(messages), self.folder, last)
             return messages
 
+    def fetch_since(self, since: datetime) -> list[RawMessage]:
+        """Every message since ``since`` (IMAP SEARCH SINCE, a whole day) in the folder and the
+        processed and rejected folders, read with BODY.PEEK; the journal drops what it holds."""
+        messages: list[RawMessage] = []
+        with self._errors("re-read"):
+            for folder in dict.fromkeys(
+                f for f in (self.folder, self.processed_folder, self.rejected_folder) if f
+            ):
+                try:
+                    uidvalidity = self._select(folder, fresh=True)
+                except BackendError:  # a folder Courier has not made yet holds nothing
+                    continue
+                prefix = f"{SOURCE_PREFIX}{folder}:{uidvalidity}:"
+                uids = sorted(self._connected().search(["SINCE", since.date()]))
+                for batch in _chunks(uids, _FETCH_BATCH):
+                    messages += [m for m in self._fetch(prefix, batch) if (m.received_at or since) >= since]
+        return sorted(messages, key=lambda m: (m.received_at or since, m.source_id))
+
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Flag the message \\Seen (the journal has it). Idempotent; a vanished message is fine."""
         with self._errors("mark"):

@@ -87,6 +87,22 @@ class MaildirInbox:
             messages.append(RawMessage(source_id=SOURCE_PREFIX + entry.key, raw=raw, received_at=delivered))
         return messages
 
+    def fetch_since(self, since: datetime) -> list[RawMessage]:
+        """Every message delivered since ``since`` (new, processed and rejected), oldest first; the
+        same source ids as ``fetch_new`` gave, so the journal knows the ones it still holds."""
+        folders = [self.path, self.path / f".{REJECTED_FOLDER}"]
+        messages = []
+        for folder in (f for f in folders if (f / "cur").is_dir()):
+            for subdir in ("new", "cur"):
+                for file in sorted((folder / subdir).iterdir()):
+                    if file.name.startswith(".") or not file.is_file():
+                        continue
+                    delivered = datetime.fromtimestamp(file.stat().st_mtime, UTC)
+                    if delivered >= since:
+                        key = file.name.partition(_COLON)[0]
+                        messages.append(RawMessage(SOURCE_PREFIX + key, file.read_bytes(), delivered))
+        return sorted(messages, key=lambda m: (m.received_at or since, m.source_id))
+
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Move the message to cur/ with flag S (and into .Rejected if ``rejected``). Idempotent; a
         message that is already gone is fine."""
