@@ -144,11 +144,12 @@ def test_a_factions_secret_lines_reach_only_its_player(tmp_path: Path, secret: s
 
 
 def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
+    """Every line, failure reasons included, and every attached map."""
     t = table(tmp_path, fog_of_war="yes", intelligence_window="0")
     t.tick(at(0, 8, 5))
     start = STARTREK.setup(list(FACTIONS), {"roles": FACTIONS}, __import__("random").Random(0)).position
-    write(t, "Kor", "ship qonos - organia\nship khitomer - rigel")
-    write(t, "Fay", "ship earth - betazed\nship rigel - khitomer")
+    write(t, "Kor", "ship qonos - organia\nship khitomer - rigel\nship tygokor - archanis")
+    write(t, "Fay", "ship earth - betazed\nship rigel - khitomer\nship andoria - archanis")
     write(t, "Gil", "ship gornar - cestus")
     t.tick(at(0, 9))
     t.tick(at(0, 20, 5))
@@ -161,6 +162,7 @@ def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
             assert named <= seen, f"{name} reads about {sorted(named - seen)}"
     assert "Gorn: ship gornar - cestus" not in last_text(t, "Fay")
     assert "Klingon: ship khitomer - rigel" in last_text(t, "Fay")
+    assert "Federation: ship andoria - archanis — fails (bounced)" in last_text(t, "Fay")  # not by whom
     for name, faction in FACTIONS.items():  # the attached map of the new position shows no more
         shown = _units_on_map(t.sent(f"{name.lower()}@players.test")[-1])
         assert set(shown) <= visible_systems(after, faction), f"{name}'s map shows {sorted(shown)}"

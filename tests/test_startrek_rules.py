@@ -180,7 +180,7 @@ def test_breen_freeze_stops_entry_exit_and_support() -> None:
     assert "once per game" in STARTREK.parse(done.state, "bre", "freeze benzar").errors[0].reason
 
 
-def _seed(survives: bool) -> int:
+def gorn_seed(survives: bool) -> int:
     return next(s for s in range(100) if (random.Random(s).random() < 0.5) == survives)
 
 
@@ -191,11 +191,11 @@ def test_gorn_unit_with_no_retreat_survives_half_the_time() -> None:
         ("Breen", "F", "gornar"),
     ]
     orders = {"Breen": "ship gornar - void_passage\nship quantum_corridor S ship gornar - void_passage"}
-    lucky = play(board(units), orders, seed=_seed(True))
+    lucky = play(board(units), orders, seed=gorn_seed(True))
     roll = named(lucky.events, GornRolled)[0]
     assert roll.survived and roll.place == "gornar"  # the nearest free home
     assert lucky.state.position.unit_in("gornar") is not None
-    unlucky = play(board(units), orders, seed=_seed(False))
+    unlucky = play(board(units), orders, seed=gorn_seed(False))
     assert not named(unlucky.events, GornRolled)[0].survived
     assert not unlucky.state.position.units_of("Gorn")
 

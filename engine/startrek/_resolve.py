@@ -4,7 +4,8 @@ its window, the turn itself, then eliminations, the centre count, victory and th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.core import Event, Outcome, Submission
@@ -152,18 +153,23 @@ def play_turn(
 
 
 def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Event]:
-    seers = _seers(state, before)
-    events: list[Event] = [
-        OrderResolved(faction=f, order=o, result=v, reason=why, audience=seers(f, o))
-        for f, o, v, why in turn.results
-    ]
+    sight = Sight(state, before)
+    events: list[Event] = []
+    for v in turn.results:
+        events += [
+            OrderResolved(faction=v.faction, order=v.order, result=v.result, reason=why, audience=seen)
+            for why, seen in sight.tell({v.faction}, v.order, v.reason, v.vague)
+        ]
     for faction, line, effect, refused in turn.effects:
-        seen = audience(state, faction) if refused else seers(faction, line.system)
+        seen = audience(state, faction) if refused else sight.who({faction}, f"{line.system} {effect}")
         events.append(
             AbilityUsed(faction=faction, ability=str(line), effect=effect, refused=refused, audience=seen)
         )
     for unit, survived, place in turn.rolls:
-        events.append(GornRolled(unit=unit, survived=survived, place=place, audience=seers("Gorn", unit)))
+        events += [
+            GornRolled(unit=unit, survived=survived, place=where, audience=seen)
+            for where, seen in sight.tell({"Gorn"}, unit, place, None)
+        ]
     if before.phase.kind == "movement":
         if is_alive(before, "Ferengi"):
             public = state.options.latinum_public
@@ -178,20 +184,47 @@ def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Eve
     return events
 
 
-def _seers(state: StarTrekState, before: Position) -> Callable[[str, str], frozenset[str] | None]:
-    """Who may read a line about ``faction`` naming these systems: everyone without fog; with it,
-    the faction and those who see every system the line names (before or after the phase)."""
-    if not state.options.fog:
-        return lambda faction, text: None
-    sight = {
-        p: visible_systems(before, f) | visible_systems(state.position, f) for p, f in state.factions.items()
-    }
+class Sight:
+    """The fog of war over one phase's report: a player reads a line only when they see every
+    system it names (before or after the phase); a faction always reads its own lines."""
 
-    def seers(faction: str, text: str) -> frozenset[str]:
-        named = {w for w in text.replace("/", " ").split() if w in MAP.provinces}
-        return frozenset(p for p, f in state.factions.items() if f == faction or named <= sight[p])
+    def __init__(self, state: StarTrekState, before: Position) -> None:
+        self.factions = state.factions
+        self.sight: dict[str, frozenset[str]] | None = None
+        if state.options.fog:
+            self.sight = {
+                p: visible_systems(before, f) | visible_systems(state.position, f)
+                for p, f in state.factions.items()
+            }
 
-    return seers
+    def sees(self, player: str, text: str | None) -> bool:
+        return self.sight is None or _named(text) <= self.sight[player]
+
+    def who(self, owners: set[str], text: str) -> frozenset[str] | None:
+        """Everyone without fog (``None``); with it, the owners and those who see ``text``."""
+        if self.sight is None:
+            return None
+        return frozenset(p for p, f in self.factions.items() if f in owners or self.sees(p, text))
+
+    def tell(
+        self, owners: set[str], text: str, detail: str | None, vague: str | None
+    ) -> list[tuple[str | None, frozenset[str] | None]]:
+        """A line ``text`` with its ``detail`` (a reason, a place), as (detail, audience) pairs:
+        the detail for whoever sees the systems it names, ``vague`` for those who see only ``text``.
+        The first pair always comes, so the organiser's report has the whole story."""
+        readers = self.who(owners, text)
+        if readers is None:
+            return [(detail, None)]
+        told = frozenset(p for p in readers if self.sees(p, detail))
+        pairs: list[tuple[str | None, frozenset[str] | None]] = [(detail, told)]
+        if readers - told:
+            pairs.append((None if _named(vague) else vague, readers - told))
+        return pairs
+
+
+def _named(text: str | None) -> set[str]:
+    """The systems a line names."""
+    return {w for w in re.findall(r"[a-z0-9_]+", text or "") if w in MAP.provinces}
 
 
 def _abilities_left(state: StarTrekState) -> list[Event]:

@@ -12,15 +12,19 @@ from dataclasses import dataclass, field, replace
 
 from engine.diplomacy import (
     AdjustmentOrder,
+    Bounced,
     Build,
     Convoy,
     Disband,
+    Dislodged,
     Hold,
     Move,
     MovementOrder,
     Position,
+    Reason,
     Retreat,
     Support,
+    SupportCut,
     Unit,
     Waive,
     resolve_adjustments,
@@ -39,6 +43,18 @@ from engine.startrek._text import Ability, display
 BRIBE, SABOTAGE, PURCHASE = 20, 30, 50
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """One order's outcome. ``vague`` is the reason without the systems ``reason`` names, for a
+    viewer under the fog of war who cannot see them."""
+
+    faction: str
+    order: str
+    result: str  # succeeds | fails | illegal
+    reason: str | None = None
+    vague: str | None = None
+
+
 @dataclass
 class Turn:
     """What one phase changes, gathered as it goes; ``effects`` are the abilities' outcomes."""
@@ -47,9 +63,7 @@ class Turn:
     latinum: int
     used: set[str]
     rage: bool
-    results: list[tuple[str, str, str, str | None]] = field(
-        default_factory=list
-    )  # faction, order, verdict, why
+    results: list[Verdict] = field(default_factory=list)
     effects: list[tuple[str, Ability, str, str]] = field(
         default_factory=list
     )  # faction, line, effect, refusal
@@ -65,7 +79,20 @@ class Turn:
     def record(self, results: Sequence[OrderResult]) -> None:
         for r in results:
             verdict = "succeeds" if r.succeeded else ("illegal" if r.illegal else "fails")
-            self.results.append((_power(r.order), display(r.order), verdict, reason_text(r.reason)))
+            why = reason_text(r.reason)
+            self.results.append(Verdict(_power(r.order), display(r.order), verdict, why, _vague(r.reason)))
+
+
+def _vague(reason: Reason | None) -> str | None:
+    """A reason as told to whoever cannot see the units it names (the fog of war)."""
+    match reason:
+        case Bounced():
+            return "bounced"
+        case Dislodged():
+            return "dislodged"
+        case SupportCut():
+            return "support cut"
+    return reason_text(reason)
 
 
 def _power(order: Order) -> str:
@@ -93,13 +120,12 @@ def movement_turn(
     kept: dict[Unit, MovementOrder] = {}
     for order in orders:
         if off_layer(order):
-            turn.results.append(
-                (order.unit.power, display(order), "illegal", "illegal: support off its layer")
-            )
+            illegal = "illegal: support off its layer"
+            turn.results.append(Verdict(order.unit.power, display(order), "illegal", illegal, illegal))
             continue
         why = "sabotaged" if order.unit in sabotaged else _frozen_out(order, frozen, position)
         if why:
-            turn.results.append((order.unit.power, display(order), "fails", why))
+            turn.results.append(Verdict(order.unit.power, display(order), "fails", why, why))
         else:
             kept[order.unit] = order
     raging = frozenset({"Klingon"} if turn.rage else ())
