@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 from engine.core import Resolution
+from engine.diplomacy import DislodgedUnit, Phase, Unit
 from engine.startrek import STARTREK, StarTrekState
 from engine.startrek._events import (
     AbilityUsed,
@@ -262,3 +263,31 @@ def test_ferengi_fall_income_is_the_centres_held_after_the_movement_whatever_hap
     assert fought.state.position.phase.kind == "retreat", "the Federation ship was dislodged"
     incomes = [named(r.events, LatinumCounted)[0].income for r in (quiet, fought)]
     assert incomes == [4, 4]  # ferenginar, volchok, clarus and risa
+
+
+def test_a_gorn_unit_whose_retreat_failed_survives_half_the_time() -> None:
+    """Rulings (2026-11-24): the roll applies to every Gorn unit destroyed after being dislodged."""
+    retreating = board(
+        [("Breen", "F", "gornar"), ("Klingon", "F", "quantum_corridor"), ("Gorn", "F", "seudath")]
+    )
+    position = replace(
+        retreating.position,
+        phase=Phase(2370, "spring", "retreat"),
+        dislodged=(
+            DislodgedUnit(Unit("Gorn", "F", "gornar"), "cestus"),
+            DislodgedUnit(Unit("Breen", "F", "quantum_corridor"), "breen_citadel"),
+        ),
+    )
+    state = replace(retreating, position=position)
+    orders = {"Gorn": "ship gornar R void_passage", "Breen": "ship quantum_corridor R void_passage"}
+    lucky = play(state, orders, seed=gorn_seed(True))
+    assert result_of(lucky, "ship gornar R void_passage") == "fails"  # both bounce
+    roll = named(lucky.events, GornRolled)[0]
+    assert roll.unit == "ship gornar" and roll.survived and roll.place == "ssgaron"
+    assert {u.province for u in lucky.state.position.units_of("Gorn")} == {"seudath", "ssgaron"}
+    assert lucky.state.position.phase.kind == "movement"
+    unlucky = play(state, orders, seed=gorn_seed(False))
+    assert not named(unlucky.events, GornRolled)[0].survived
+    assert {u.province for u in unlucky.state.position.units_of("Gorn")} == {"seudath"}
+    chosen = play(state, {"Gorn": "ship gornar D"}, seed=gorn_seed(True))
+    assert not named(chosen.events, GornRolled), "a chosen disband is not rolled for"

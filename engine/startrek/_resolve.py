@@ -142,7 +142,7 @@ def play_turn(
         }
         movement_turn(turn, [o for o in orders if isinstance(o, MovementOrder)], abilities, rng)
     elif kind == "retreat":
-        retreat_turn(turn, orders)
+        retreat_turn(turn, orders, rng)
     else:
         adjustment_turn(turn, orders, rng)
     after = replace(

@@ -35,7 +35,7 @@ from engine.diplomacy import (
 from engine.diplomacy._json import reason_text
 from engine.diplomacy._map import Modifiers
 from engine.diplomacy._orders import Order
-from engine.diplomacy._phases import after_movement, update_ownership
+from engine.diplomacy._phases import after_movement, end_of_season, update_ownership
 from engine.diplomacy._results import OrderResult
 from engine.startrek._factions import MAP, VARIANT, nearest_free_home
 from engine.startrek._text import Ability, display
@@ -271,11 +271,23 @@ def _purchase(turn: Turn, abilities: Mapping[str, Sequence[Ability]]) -> None:
 # --- retreats and adjustments --------------------------------------------------------------------
 
 
-def retreat_turn(turn: Turn, orders: Sequence[Order]) -> None:
+def retreat_turn(turn: Turn, orders: Sequence[Order], rng: random.Random) -> None:
+    """Diplomacy's retreats, then the Gorn roll for each Gorn unit whose retreat failed (rulings:
+    every Gorn unit destroyed after being dislodged; a chosen disband is not)."""
     retreats = {o.unit: o for o in orders if isinstance(o, (Retreat, Disband))}
     result = resolve_retreats(MAP, turn.position, retreats, seasons=VARIANT.seasons)
     turn.record(result.results)
-    turn.position = result.position
+    failed = {
+        r.order.unit.province for r in result.results if isinstance(r.order, Retreat) and not r.succeeded
+    }
+    units = list(turn.position.units + result.retreated)
+    for unit in result.disbanded:
+        if unit.power == "Gorn" and unit.province in failed:
+            place = _gorn_roll(turn, unit, rng, units)
+            if place is not None:
+                units.append(Unit("Gorn", unit.type, place))
+    after = replace(turn.position, units=tuple(sorted(units)), dislodged=())
+    turn.position = end_of_season(MAP, after, seasons=VARIANT.seasons)
 
 
 def adjustment_turn(turn: Turn, orders: Sequence[Order], rng: random.Random) -> None:
