@@ -66,7 +66,8 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
     t.tick(at(0, 9))
     receipt = last_text(t, "Kor")
     assert "rage on" in receipt and "ship tygokor - archanis" in receipt
-    assert "tal shiar klingon" in last_text(t, "Rom") and "sabotage klingon qonos" in last_text(t, "Fez")
+    assert "tal shiar klingon" in last_text(t, "Rom")
+    assert "“sabotage klingon qonos”: sabotage costs 30 latinum; you have 0." in last_text(t, "Fez")
     assert t.tick(at(0, 20, 5)) == []
     assert "ship qonos - organia" in last_text(t, "Rom")  # the Tal Shiar's report
     assert "Klingon: a move into organia" in last_text(t, "Cat")  # the Obsidian Order
@@ -79,8 +80,7 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
     report = last_text(t, "Fay")
     assert "Klingon: ship tygokor - archanis — succeeds" in report
     assert "Klingon: ship qonos - organia — succeeds" in report
-    assert "not used (sabotage costs 30 latinum)" in last_text(t, "Fez")  # no latinum yet
-    assert "sabotage" not in report
+    assert "sabotage" not in report and "ability “sabotage" not in last_text(t, "Fez")  # refused on receipt
     assert "Romulan: ship romulus - rator — succeeds" in report
     assert "galorndon" not in report  # the amendment replaced the deadline's order
     assert "Klingon ability “rage on”" in report

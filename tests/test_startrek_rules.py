@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine.core import Resolution
+from engine.core import Resolution, Submission
 from engine.diplomacy import DislodgedUnit, Phase, Unit
 from engine.startrek import STARTREK, StarTrekState
 from engine.startrek._events import (
@@ -149,8 +149,36 @@ def test_ferengi_income_bribe_sabotage_and_purchase() -> None:
     assert done.state.latinum == 110 - 20 - 30 - 50 + 4  # income: one per centre, bajor included
     assert named(done.events, LatinumCounted)[0].income == 4
     assert named(done.events, LatinumCounted)[0].audience == frozenset({"fer"})
-    poor = play(board(units, centres, latinum=10), {"Ferengi": "sabotage klingon qonos"})
-    assert "costs 30" in named(poor.events, AbilityUsed)[0].refused
+
+
+def test_an_unaffordable_bribe_sabotage_or_purchase_is_refused_in_the_receipt_with_its_price() -> None:
+    """Rulings (2026-11-24). Latinum goes to the bribe first, then sabotage, then a purchase."""
+    units = [("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")]
+    poor = board(units, latinum=10)
+    refused = STARTREK.parse(poor, "fer", "bribe klingon").errors[0]
+    assert (refused.line, refused.reason) == ("bribe klingon", "a bribe costs 20 latinum; you have 10")
+    assert (
+        "sabotage costs 30 latinum" in STARTREK.parse(poor, "fer", "sabotage klingon qonos").errors[0].reason
+    )
+    assert "a centre costs 50 latinum" in STARTREK.parse(poor, "fer", "buy bajor").errors[0].reason
+    some = STARTREK.parse(board(units, latinum=60), "fer", "buy bajor\nsabotage klingon qonos\nbribe klingon")
+    assert some.orders == ("sabotage klingon qonos", "bribe klingon")
+    assert (
+        some.errors[0].reason == "a centre costs 50 latinum; you have 60 (10 once the other lines are paid)"
+    )
+
+
+def test_a_bribe_standing_from_an_earlier_mail_that_cannot_be_paid_is_refused_in_the_report() -> None:
+    state = board([("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")], latinum=40)
+    lines = ("bribe klingon", "sabotage klingon qonos")  # two mails, each affordable alone
+    done = STARTREK.resolve(state, {"fer": Submission("fer", lines)}, random.Random(0))
+    refusals = {e.ability: e.refused for e in named(done.events, AbilityUsed) if e.refused}
+    assert refusals == {"sabotage klingon qonos": "sabotage costs 30 latinum"}
+    assert named(done.events, IntelligenceReceived)[0].source == "bribe of the Klingon"
+    done = STARTREK.resolve(replace(state, latinum=10), {"fer": Submission("fer", lines)}, random.Random(0))
+    refusals = {e.ability: e.refused for e in named(done.events, AbilityUsed) if e.refused}
+    assert refusals["bribe klingon"] == "a bribe costs 20 latinum"
+    assert not named(done.events, IntelligenceReceived)
 
 
 def test_ferengi_win_with_100_latinum() -> None:

@@ -27,7 +27,7 @@ from engine.startrek._events import (
 from engine.startrek._factions import FACTIONS, MAP, is_alive, visible_systems
 from engine.startrek._state import StarTrekState, YearRecord
 from engine.startrek._text import Ability, Reading, display, read_lines
-from engine.startrek._turn import BRIBE, Turn, adjustment_turn, movement_turn, retreat_turn
+from engine.startrek._turn import BRIBE, PRICED, Turn, adjustment_turn, movement_turn, retreat_turn
 from engine.startrek._victory import allied_victory, drawn, solo_victory
 
 INTEL_KINDS = ("tal shiar", "bribe")
@@ -105,7 +105,14 @@ def gather_intelligence(
         used.add("tal shiar")
         tell("Romulan", f"Tal Shiar on the {romulan.faction}", orders_of(romulan.faction) or ("(no orders)",))
     ferengi = _ability(by_faction, "Ferengi", "bribe")
-    if ferengi is not None and latinum >= BRIBE:
+    if ferengi is not None and latinum < BRIBE:  # two mails together may ask for more than there is
+        why = f"{PRICED['bribe']} costs {BRIBE} latinum"
+        events.append(
+            AbilityUsed(
+                faction="Ferengi", ability=str(ferengi), refused=why, audience=audience(state, "Ferengi")
+            )
+        )
+    elif ferengi is not None:
         latinum -= BRIBE
         tell("Ferengi", f"bribe of the {ferengi.faction}", orders_of(ferengi.faction) or ("(no orders)",))
     if "Cardassian" in by_faction:

@@ -29,7 +29,7 @@ from engine.startrek._resolve import (
 from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
 from engine.startrek._svg import pictures
 from engine.startrek._text import Ability, display, read_lines, unit_text
-from engine.startrek._turn import off_layer
+from engine.startrek._turn import PRICED, PRICES, off_layer
 
 INFORMED = ("Romulan", "Cardassian", "Ferengi")  # the factions whose abilities bring intelligence
 _SEASON = {"spring": "Spring", "fall": "Fall", "winter": "Fall"}
@@ -108,10 +108,10 @@ class StarTrek(Game):
         reading = read_lines(units, faction=faction, phase_kind=position.phase.kind, text=text)
         errors, notes = list(reading.errors), list(reading.notes)
         abilities = []
+        problems = _ability_problems(state, faction, reading.abilities)
         for ability in reading.abilities:
-            problem = _ability_problem(state, faction, ability)
-            if problem:
-                errors.append(LineError(str(ability), problem))
+            if ability in problems:
+                errors.append(LineError(str(ability), problems[ability]))
             else:
                 abilities.append(ability)
         notes += [
@@ -250,6 +250,24 @@ def _ability_problem(state: StarTrekState, faction: str, ability: Ability) -> st
     if ability.kind == "buy" and not MAP.provinces[ability.system].supply_center:
         return f"{ability.system} is not a supply centre"
     return None
+
+
+def _ability_problems(state: StarTrekState, faction: str, abilities: Sequence[Ability]) -> dict[Ability, str]:
+    """Why each refused line is refused. Latinum is counted in the order it is spent (the bribe at
+    the deadline, then sabotage, then a purchase): a line the treasury cannot pay is refused."""
+    problems: dict[Ability, str] = {}
+    left = state.latinum
+    for ability in sorted(abilities, key=lambda a: list(PRICES).index(a.kind) if a.kind in PRICES else -1):
+        problem = _ability_problem(state, faction, ability)
+        price = PRICES.get(ability.kind, 0)
+        if problem is None and price > left:
+            rest = "" if left == state.latinum else f" ({left} once the other lines are paid)"
+            problem = f"{PRICED[ability.kind]} costs {price} latinum; you have {state.latinum}{rest}"
+        if problem is None:
+            left -= price
+        else:
+            problems[ability] = problem
+    return problems
 
 
 def _options(options: Mapping[str, Any]) -> Options:

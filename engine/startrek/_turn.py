@@ -41,6 +41,8 @@ from engine.startrek._factions import MAP, VARIANT, nearest_free_home
 from engine.startrek._text import Ability, display
 
 BRIBE, SABOTAGE, PURCHASE = 20, 30, 50
+PRICES = {"bribe": BRIBE, "sabotage": SABOTAGE, "buy": PURCHASE}  # in the order latinum is spent
+PRICED = {"bribe": "a bribe", "sabotage": "sabotage", "buy": "a centre"}
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ def _sabotage(
         (o for o in orders if o.unit.power == line.faction and o.unit.province == line.system), None
     )
     if turn.latinum < SABOTAGE:
-        turn.refuse("Ferengi", line, f"sabotage costs {SABOTAGE} latinum")
+        turn.refuse("Ferengi", line, f"{PRICED['sabotage']} costs {SABOTAGE} latinum")
     elif target is None or isinstance(target, Hold):
         turn.refuse("Ferengi", line, f"no {line.faction} order for a unit at {line.system} to sabotage")
     else:
@@ -259,7 +261,7 @@ def _purchase(turn: Turn, abilities: Mapping[str, Sequence[Ability]]) -> None:
     elif position.owner(line.system) is not None:
         turn.refuse("Ferengi", line, f"{line.system} is not neutral")
     elif turn.latinum < PURCHASE:
-        turn.refuse("Ferengi", line, f"a centre costs {PURCHASE} latinum")
+        turn.refuse("Ferengi", line, f"{PRICED['buy']} costs {PURCHASE} latinum")
     else:
         turn.latinum -= PURCHASE
         centres = dict(position.supply_centers)
