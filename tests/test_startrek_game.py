@@ -92,15 +92,17 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
 def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
     t = table(tmp_path, allied_victory_centres="10", intelligence_window="0")
     t.tick(at(0, 8, 5))
-    write(t, "Bre", "ally with cardassian")
+    write(t, "Bre", "ally openly with cardassian")
     t.tick(at(0, 9))
     t.tick(at(0, 20, 5))
-    assert "Secret alliance of the Breen with the Cardassian: registered" in last_text(t, "Bre")
-    assert "Secret alliance of" not in last_text(t, "Cat")
-    write(t, "Cat", "ally with breen")
+    registered = "Secret alliance of the Breen with the Cardassian: registered"
+    assert f"{registered} (public once the Cardassian ally openly too)" in last_text(t, "Bre")
+    assert "alliance of" not in last_text(t, "Cat")
+    write(t, "Cat", "ally openly with breen")
     t.tick(at(1, 9))
     t.tick(at(1, 20, 5))
     final = last_text(t, "Fay")
+    assert "Public alliance of the Cardassian with the Breen: confirmed." in final  # both asked
     assert "Victory: Cardassian and Breen" in final
 
 

@@ -319,3 +319,34 @@ def test_a_gorn_unit_whose_retreat_failed_survives_half_the_time() -> None:
     assert {u.province for u in unlucky.state.position.units_of("Gorn")} == {"seudath"}
     chosen = play(state, {"Gorn": "ship gornar D"}, seed=gorn_seed(True))
     assert not named(chosen.events, GornRolled), "a chosen disband is not rolled for"
+
+
+def _noted(resolution: Resolution) -> list[tuple[str, str, frozenset[str] | None]]:
+    return [(e.faction, e.status, e.audience) for e in named(resolution.events, AllianceNoted)]
+
+
+def test_breaking_an_alliance_is_told_to_the_other_side() -> None:
+    state = board([("Breen", "F", "breen"), ("Cardassian", "F", "cardassia")])
+    one_sided = play(state, {"Breen": "ally with cardassian"}).state
+    quietly = play(one_sided, {"Breen": "break with cardassian"})
+    assert _noted(quietly) == [("Breen", "withdrawn", frozenset({"bre"}))]  # the Cardassian never knew
+    allied = play(one_sided, {"Cardassian": "ally with breen"}).state
+    broken = play(allied, {"Breen": "break with the cardassians"})
+    assert _noted(broken) == [("Breen", "withdrawn", frozenset({"bre", "car"}))]
+    assert ("Breen", "Cardassian") not in broken.state.alliances
+
+
+def test_an_alliance_both_sides_declare_openly_is_public() -> None:
+    state = board([("Breen", "F", "breen"), ("Cardassian", "F", "cardassia"), ("Gorn", "F", "gornar")])
+    asked = play(state, {"Breen": "ally openly with cardassian", "Gorn": "ally with cardassian"})
+    assert {f: seen for f, _, seen in _noted(asked)} == {
+        "Breen": frozenset({"bre"}),
+        "Gorn": frozenset({"gor"}),
+    }
+    secretly = play(asked.state, {"Cardassian": "ally with breen\nally openly with gorn"})
+    assert all(seen is not None for _, _, seen in _noted(secretly))  # one side asked: still secret
+    public = play(secretly.state, {"Cardassian": "ally openly with breen"})
+    assert _noted(public) == [("Cardassian", "confirmed", None)]
+    broken = play(public.state, {"Breen": "break with cardassian"})
+    assert _noted(broken) == [("Breen", "withdrawn", None)]  # a public alliance ends in public
+    assert STARTREK.from_json(STARTREK.to_json(public.state)).openly == public.state.openly

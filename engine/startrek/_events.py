@@ -57,9 +57,13 @@ class AbilitiesLeft(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class AllianceNoted(Event):
+    """A declaration, its confirmation or withdrawal: told to everyone (``public``) once both sides
+    declared it openly; ``openly`` when this side asked for that."""
+
     faction: str
     other: str
     status: str  # registered | confirmed | withdrawn
+    openly: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

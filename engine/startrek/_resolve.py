@@ -14,7 +14,6 @@ from engine.startrek._combine import combine_orders
 from engine.startrek._events import (
     AbilitiesLeft,
     AbilityUsed,
-    AllianceNoted,
     CentresCounted,
     FactionEliminated,
     GameDrawn,
@@ -44,38 +43,6 @@ def read_submission(state: StarTrekState, player: str, orders: tuple[str, ...]) 
 def audience(state: StarTrekState, faction: str) -> frozenset[str]:
     player = state.player_of(faction)
     return frozenset({player} if player else ())
-
-
-# --- alliances -------------------------------------------------------------------------------
-
-
-def register_alliances(
-    state: StarTrekState, readings: Mapping[str, Reading], events: list[Event]
-) -> StarTrekState:
-    declared = set(state.alliances)
-    for player, reading in sorted(readings.items()):
-        faction = state.factions[player]
-        for line in reading.abilities:
-            pair = (faction, line.faction)
-            if line.kind == "ally" and pair not in declared:
-                declared.add(pair)
-                mutual = (line.faction, faction) in declared
-                status = "confirmed" if mutual else "registered"
-                seen = audience(state, faction) | (audience(state, line.faction) if mutual else frozenset())
-                events.append(
-                    AllianceNoted(faction=faction, other=line.faction, status=status, audience=seen)
-                )
-            elif line.kind == "break" and pair in declared:
-                declared.discard(pair)
-                events.append(
-                    AllianceNoted(
-                        faction=faction,
-                        other=line.faction,
-                        status="withdrawn",
-                        audience=audience(state, faction),
-                    )
-                )
-    return replace(state, alliances=frozenset(declared))
 
 
 # --- intelligence ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
+from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
 from engine.startrek._factions import ABILITIES, FACTIONS, MAP, VARIANT, faction_named, is_alive
@@ -24,7 +25,6 @@ from engine.startrek._resolve import (
     merged,
     play_turn,
     read_submission,
-    register_alliances,
 )
 from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
 from engine.startrek._svg import pictures
@@ -204,7 +204,8 @@ class StarTrek(Game):
         else:
             due = adjustment_due(MAP, position, faction)
             lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
-        lines.append("# Secret alliance: `ally with <faction>` (counts once they name you too).")
+        lines.append("# Alliance: `ally with <faction>`, secret, counts once they name you too;")
+        lines.append("#   `ally openly with <faction>`: public once both say so; `break with <faction>`.")
         return "\n".join(lines)
 
     def pictures(self, state: StarTrekState, viewer: str | None) -> list[Picture]:
