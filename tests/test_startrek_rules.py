@@ -350,3 +350,13 @@ def test_an_alliance_both_sides_declare_openly_is_public() -> None:
     broken = play(public.state, {"Breen": "break with cardassian"})
     assert _noted(broken) == [("Breen", "withdrawn", None)]  # a public alliance ends in public
     assert STARTREK.from_json(STARTREK.to_json(public.state)).openly == public.state.openly
+
+
+def test_tal_shiar_and_a_bribe_reveal_every_line_abilities_included() -> None:
+    units = [("Romulan", "F", "romulus"), ("Klingon", "F", "qonos"), ("Ferengi", "F", "ferenginar")]
+    klingon = "ship qonos - organia\nrage on\nally with gorn"
+    orders = {"Romulan": "tal shiar klingon", "Ferengi": "bribe klingon", "Klingon": klingon}
+    done = play(board(units, latinum=20), orders)
+    lines = {e.source: e.lines for e in named(done.events, IntelligenceReceived)}
+    whole = ("ship qonos - organia", "rage on", "ally with gorn")
+    assert lines == {"Tal Shiar on the Klingon": whole, "bribe of the Klingon": whole}

@@ -64,8 +64,11 @@ def gather_intelligence(
         informed.update(seen)
 
     def orders_of(target: str) -> tuple[str, ...]:
+        """Every line of the faction's, abilities and alliances included (rulings 2026-11-24)."""
         reading = by_faction.get(target)
-        return tuple(display(o) for o in reading.orders) if reading else ()
+        if reading is None:
+            return ()
+        return tuple(display(o) for o in reading.orders) + tuple(str(a) for a in reading.abilities)
 
     romulan = _ability(by_faction, "Romulan", "tal shiar")
     if romulan is not None and "tal shiar" not in used:
