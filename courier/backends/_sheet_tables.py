@@ -62,12 +62,26 @@ CONFIG_COLUMNS: dict[str, tuple[str, ...]] = {"key": ("key",), "value": ("value"
 
 EXAMPLE_CONFIG = (
     ("game", None, "Which game this workbook runs (e.g. truce)."),
-    ("rounds", 10, "How many rounds the game lasts."),
     ("timezone", "UTC", "Time zone of the deadlines, e.g. Europe/Berlin or America/New_York."),
     ("deadlines", "20:00", "Time of day each round resolves (HH:MM in the time zone above)."),
     ("reminders", "12h, 1h", "Remind players who have not sent orders this long before a deadline."),
     ("early_resolution", "no", "yes: resolve a round as soon as every player has sent orders."),
 )
+# Each game's own settings, written after `game` (a game not listed has none to suggest).
+GAME_EXAMPLES: dict[str, tuple[tuple[str, object, str], ...]] = {
+    "truce": (("rounds", 10, "How many rounds the game lasts."),),
+    "startrek": (
+        ("fog_of_war", "no", "yes: each faction sees only the systems next to its units and centres."),
+        ("intelligence_window", "yes", "no: intelligence arrives with the results, for information only."),
+        ("intelligence_duration", "2h", "How long the intelligence window after a movement deadline lasts."),
+        (
+            "allied_victory_centres",
+            24,
+            "Centres a confirmed alliance needs together to win (0: no allied win).",
+        ),
+        ("latinum_public", "no", "yes: the Ferengi latinum is on the public ledger."),
+    ),
+}
 EXAMPLE_PLAYERS = (
     ("Alice Example", "alice@example.org", "Alice", "", ""),
     ("Bob Example", "bob@example.org", "Bob", "", ""),
@@ -114,7 +128,8 @@ def starter_tabs(*, config: list[Row], players: list[Row]) -> list[tuple[str, li
 
 def example_tabs(game: str) -> list[tuple[str, list[Row]]]:
     """What ``init`` writes into a new workbook: headers, explained settings and three players."""
-    examples = [(key, game if key == "game" else value, note) for key, value, note in EXAMPLE_CONFIG]
+    (first, *rest) = EXAMPLE_CONFIG
+    examples = [(first[0], game, first[2]), *GAME_EXAMPLES.get(game, ()), *rest]
     return starter_tabs(config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *EXAMPLE_PLAYERS])
 
 
