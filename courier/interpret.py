@@ -21,7 +21,7 @@ from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
-from engine.core import Ruleset, Submission
+from engine.core import Ruleset, Standing, Submission
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,8 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     new_state, events = ruleset.immediate(state, parsed)
     standing_rows = journal.standing(config.id, row.phase_key)
     earlier = standing_rows.get(player.name)
-    standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else None, parsed)
+    before = Submission.from_json(earlier[0]) if earlier else _kept(ruleset, state, player.name)
+    standing = ruleset.combine(before, parsed)
     receipt = tick.mailer.receipt(
         config,
         player,
@@ -230,6 +231,11 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
                 )
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
+
+
+def _kept(ruleset: Ruleset, state: Any, player: str) -> Submission | None:
+    """The orders the game keeps for a player before their first mail of the phase, if any."""
+    return ruleset.standing(state, player) if isinstance(ruleset, Standing) else None
 
 
 def read_orders(

@@ -231,3 +231,69 @@ def test_a_full_game_to_a_romulan_solo_victory(tmp_path: Path) -> None:
         assert row is not None and row.finished
     finally:
         journal.close()
+
+
+def test_the_window_is_mailed_only_to_the_informed_and_their_deadline_orders_stand(tmp_path: Path) -> None:
+    t = table(tmp_path, reminders="1h")
+    t.tick(at(0, 8, 5))
+    assert "You play the Romulan. Your ability: Tal Shiar (once per game)." in last_text(t, "Rom")  # welcome
+    write(t, "Rom", "tal shiar klingon\nship romulus - galorndon\nship remus - underspace_gamma")
+    write(t, "Fez", "ship ferenginar - risa")
+    t.tick(at(0, 9))
+    before = counts(t)
+    t.tick(at(0, 20, 5))
+    assert changed(t, before) == {"Rom", "Cat"}  # the uninformed, the Ferengi too, hear nothing yet
+    window = last_text(t, "Rom")
+    assert "Intelligence (Tal Shiar on the Klingon)" in window
+    assert "#   ship romulus - galorndon" in window  # the form recalls the orders that stand
+    write(t, "Rom", "ship romulus - hyperspace_gamma")
+    write(t, "Fez", "ship ferenginar H")  # awaited (nobody may learn who was informed), not informed
+    t.tick(at(0, 20, 30))
+    amended = last_text(t, "Rom")
+    standing = amended.split("now stand for")[1].split("To change them")[0]
+    assert all(
+        o in standing
+        for o in ("ship romulus - hyperspace_gamma", "ship remus - underspace_gamma", "tal shiar klingon")
+    )
+    assert "galorndon" not in standing
+    refused = last_text(t, "Fez")
+    assert "you received no intelligence this turn" in refused
+    assert "ship ferenginar - risa" in refused.split("now stand for")[1].split("To change them")[0]
+    assert "default for absent players" not in refused and "Your orders for" not in refused  # no form
+    before = counts(t)
+    t.tick(at(0, 21, 5))  # an hour before the window closes: nobody is reminded, their orders stand
+    assert changed(t, before) == set()
+    t.tick(at(0, 22, 5))
+    report = last_text(t, "Fay")
+    assert (
+        "Romulan: ship romulus - hyperspace_gamma — succeeds" in report
+        and "Romulan: ship remus - underspace_gamma" in report
+    )
+    assert "Ferengi: ship ferenginar - risa — succeeds" in report
+
+
+def counts(t: Table) -> dict[str, int]:
+    return {n: len(t.sent(f"{n.lower()}@players.test")) for n in FACTIONS}
+
+
+def changed(t: Table, before: dict[str, int]) -> set[str]:
+    return {n for n, count in counts(t).items() if count > before[n]}
+
+
+def test_a_unit_dislodged_without_orders_is_reported_and_its_retreat_form_lists_the_way_out(
+    tmp_path: Path,
+) -> None:
+    t = table(tmp_path, intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    write(t, "Fez", "ship volchok - underspace_alpha")
+    write(t, "Kor", "ship tygokor - archanis")
+    t.tick(at(0, 9))
+    t.tick(at(0, 20, 5))
+    write(t, "Fez", "ship underspace_alpha - andoria")
+    write(t, "Kor", "ship archanis S ship underspace_alpha - andoria")
+    t.tick(at(1, 9))
+    t.tick(at(1, 20, 5))  # the Federation never wrote
+    report = last_text(t, "Fay")
+    assert "Federation: ship andoria H — fails (dislodged by the unit from underspace_alpha)" in report
+    assert "ship andoria D   # or ship andoria R <system>, one of: benzar" in report
+    assert "Your orders for" not in last_text(t, "Gil")  # nothing to retreat: no form

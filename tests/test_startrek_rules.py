@@ -20,7 +20,7 @@ from engine.startrek._events import (
     LatinumCounted,
     OrderResolved,
 )
-from tests.test_startrek_helpers import PLAYER_OF, board, named, play, result_of
+from tests.test_startrek_helpers import PLAYER_OF, board, gorn_seed, named, play, result_of
 
 
 def test_ships_cross_layers_and_troops_are_convoyed_through_hyperspace() -> None:
@@ -207,10 +207,6 @@ def test_breen_freeze_stops_entry_exit_and_support() -> None:
     assert result_of(done, "ship breen_gateway S ship benzar - frozen_passage") != "succeeds"
     assert "freeze" in done.state.used
     assert "once per game" in STARTREK.parse(done.state, "bre", "freeze benzar").errors[0].reason
-
-
-def gorn_seed(survives: bool) -> int:
-    return next(s for s in range(100) if (random.Random(s).random() < 0.5) == survives)
 
 
 def test_gorn_unit_with_no_retreat_survives_half_the_time() -> None:

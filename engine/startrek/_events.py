@@ -11,6 +11,14 @@ from engine.core import Event
 
 
 @dataclass(frozen=True, kw_only=True)
+class FactionDealt(Event):
+    """The welcome's word to a player: the faction they play."""
+
+    faction: str
+    ability: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class OrderResolved(Event):
     faction: str
     order: str

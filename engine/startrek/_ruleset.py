@@ -16,7 +16,7 @@ from engine.reading import Vocabulary, forgiving
 from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
-from engine.startrek._factions import ABILITIES, FACTIONS, MAP, VARIANT, faction_named, is_alive
+from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import resolve_request
 from engine.startrek._resolve import (
     INTEL_KINDS,
@@ -30,6 +30,7 @@ from engine.startrek._state import Options, StarTrekState, state_from_json, stat
 from engine.startrek._svg import pictures
 from engine.startrek._text import Ability, display, read_lines, unit_text
 from engine.startrek._turn import PRICED, PRICES, off_layer
+from engine.startrek._view import order_form, welcome
 
 INFORMED = ("Romulan", "Cardassian", "Ferengi")  # the factions whose abilities bring intelligence
 _SEASON = {"spring": "Spring", "fall": "Fall", "winter": "Fall"}
@@ -182,31 +183,22 @@ class StarTrek(Game):
         return rows
 
     def order_template(self, state: StarTrekState, player: str) -> str:
-        faction, position = state.factions[player], state.position
-        kind = position.phase.kind
-        lines = [
-            f"# Orders for the {faction}, {self.phase(state).label} (lines starting with # are ignored)."
-        ]
-        if state.held is not None:
-            lines.append("# Intelligence window: send amended orders; the rest of your orders stand.")
-        elif kind == "movement":
-            lines += [f"{unit_text(u)} H" for u in position.units_of(faction)]
-            lines.append(
-                "# Move: ship <system> - <system>   Support: ship <system> S troop <system> - <system>"
-            )
-            lines.append(f"# Your ability: {ABILITIES[faction]}")
-        elif kind == "retreat":
-            lines += [
-                f"{unit_text(d.unit)} D   # or R somewhere free"
-                for d in position.dislodged
-                if d.unit.power == faction
-            ]
-        else:
-            due = adjustment_due(MAP, position, faction)
-            lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
-        lines.append("# Alliance: `ally with <faction>`, secret, counts once they name you too;")
-        lines.append("#   `ally openly with <faction>`: public once both say so; `break with <faction>`.")
-        return "\n".join(lines)
+        """The form to copy into a reply; none for a player who may send nothing in this phase."""
+        may_write = player in state.informed if state.held is not None else player in self.awaiting(state)
+        return "\n".join(order_form(state, player, self.phase(state).label)) if may_write else ""
+
+    def standing(self, state: StarTrekState, player: str) -> Submission | None:
+        """In an intelligence window, the orders given at the main deadline stand."""
+        if state.held is None or player not in self.awaiting(state):
+            return None
+        return Submission(player, tuple(state.held.get(player, ())))
+
+    def reported_to(self, state: StarTrekState) -> frozenset[str] | None:
+        """A window opens for the informed alone; every other phase is reported to all."""
+        return frozenset(state.informed) if state.held is not None and state.result is None else None
+
+    def opening_events(self, state: StarTrekState) -> list[Event]:
+        return list(welcome(state))
 
     def pictures(self, state: StarTrekState, viewer: str | None) -> list[Picture]:
         """The map, drawn as the viewer may see it (``None``: the organiser, everything)."""

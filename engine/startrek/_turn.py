@@ -134,6 +134,10 @@ def movement_turn(
     phase_map = replace(MAP, modifiers=Modifiers(immune=immune, raging=raging))
     moved = resolve_movement(phase_map, position, kept, seasons=VARIANT.seasons)
     turn.record(moved.results)
+    for d in moved.dislodged:  # a unit without an order the adjudicator saw held: say what befell it
+        if d.unit not in kept:
+            why = reason_text(Dislodged(d.attacker_from))
+            turn.results.append(Verdict(d.unit.power, display(Hold(d.unit)), "fails", why, "dislodged"))
     units, dislodged = list(moved.units), list(moved.dislodged)
     for d in moved.dislodged:
         if d.unit.power == "Gorn" and not retreat_options(MAP, moved.position, d):
