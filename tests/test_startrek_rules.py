@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engine.core import Resolution, Submission
 from engine.diplomacy import DislodgedUnit, Phase, Unit
-from engine.startrek import STARTREK, StarTrekState
+from engine.startrek import STARTREK, Options, StarTrekState
 from engine.startrek._events import (
     AbilityUsed,
     AllianceNoted,
@@ -356,3 +356,19 @@ def test_tal_shiar_and_a_bribe_reveal_every_line_abilities_included() -> None:
     lines = {e.source: e.lines for e in named(done.events, IntelligenceReceived)}
     whole = ("ship qonos - organia", "rage on", "ally with gorn")
     assert lines == {"Tal Shiar on the Klingon": whole, "bribe of the Klingon": whole}
+
+
+def test_ferengi_spending_is_private_while_latinum_is() -> None:
+    units = [("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")]
+    orders = {"Ferengi": "sabotage klingon qonos\nbuy bajor", "Klingon": "ship qonos - organia"}
+    private = play(board(units, latinum=80), orders)
+    assert {e.ability: e.audience for e in named(private.events, AbilityUsed)} == {
+        "sabotage klingon qonos": frozenset({"fer"}),
+        "buy bajor": frozenset({"fer"}),
+    }
+    told = {p: e.reason for e in named(private.events, OrderResolved) for p in e.audience or ()}
+    assert told["kli"] == told["fer"] == "sabotaged"  # the victim learns why
+    assert told["fed"] is None  # the others see only that it failed: no sabotage, no price
+    public = replace(board(units, latinum=80), options=Options(latinum_public=True))
+    done = play(public, orders)
+    assert all(e.public for e in named(done.events, AbilityUsed) + named(done.events, OrderResolved))

@@ -131,14 +131,19 @@ def play_turn(
 
 def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Event]:
     sight = Sight(state, before)
+    private = not state.options.latinum_public  # then so is what the Ferengi spend it on
     events: list[Event] = []
     for v in turn.results:
+        privy = {v.faction, "Ferengi"} if v.spent and private else None  # the saboteur and the victim
         events += [
             OrderResolved(faction=v.faction, order=v.order, result=v.result, reason=why, audience=seen)
-            for why, seen in sight.tell({v.faction}, v.order, v.reason, v.vague)
+            for why, seen in sight.tell({v.faction}, v.order, v.reason, None if privy else v.vague, privy)
         ]
     for faction, line, effect, refused in turn.effects:
-        seen = audience(state, faction) if refused else sight.who({faction}, f"{line.system} {effect}")
+        spending = faction == "Ferengi" and private
+        seen = sight.who({faction}, f"{line.system} {effect}")
+        if refused or spending:
+            seen = audience(state, faction)
         events.append(
             AbilityUsed(faction=faction, ability=str(line), effect=effect, refused=refused, audience=seen)
         )
@@ -184,15 +189,24 @@ class Sight:
         return frozenset(p for p, f in self.factions.items() if f in owners or self.sees(p, text))
 
     def tell(
-        self, owners: set[str], text: str, detail: str | None, vague: str | None
+        self,
+        owners: set[str],
+        text: str,
+        detail: str | None,
+        vague: str | None,
+        privy: set[str] | None = None,
     ) -> list[tuple[str | None, frozenset[str] | None]]:
         """A line ``text`` with its ``detail`` (a reason, a place), as (detail, audience) pairs:
-        the detail for whoever sees the systems it names, ``vague`` for those who see only ``text``.
-        The first pair always comes, so the organiser's report has the whole story."""
+        the detail for whoever sees the systems it names (and belongs to a ``privy`` faction, if
+        given), ``vague`` for the other readers of ``text``. The first pair always comes, so the
+        organiser's report has the whole story."""
         readers = self.who(owners, text)
-        if readers is None:
+        if readers is None and privy is None:
             return [(detail, None)]
-        told = frozenset(p for p in readers if self.sees(p, detail))
+        readers = frozenset(self.factions) if readers is None else readers
+        told = frozenset(
+            p for p in readers if self.sees(p, detail) and (privy is None or self.factions[p] in privy)
+        )
         pairs: list[tuple[str | None, frozenset[str] | None]] = [(detail, told)]
         if readers - told:
             pairs.append((None if _named(vague) else vague, readers - told))

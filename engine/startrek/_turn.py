@@ -55,6 +55,7 @@ class Verdict:
     result: str  # succeeds | fails | illegal
     reason: str | None = None
     vague: str | None = None
+    spent: bool = False  # the reason tells of Ferengi spending (sabotage)
 
 
 @dataclass
@@ -127,7 +128,8 @@ def movement_turn(
             continue
         why = "sabotaged" if order.unit in sabotaged else _frozen_out(order, frozen, position)
         if why:
-            turn.results.append(Verdict(order.unit.power, display(order), "fails", why, why))
+            spent = order.unit in sabotaged
+            turn.results.append(Verdict(order.unit.power, display(order), "fails", why, why, spent))
         else:
             kept[order.unit] = order
     raging = frozenset({"Klingon"} if turn.rage else ())
