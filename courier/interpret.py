@@ -182,8 +182,8 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     new_state, events = ruleset.immediate(state, parsed)
     standing_rows = journal.standing(config.id, row.phase_key)
     earlier = standing_rows.get(player.name)
-    before = Submission.from_json(earlier[0]) if earlier else _kept(ruleset, state, player.name)
-    standing = ruleset.combine(before, parsed)
+    kept = _kept(ruleset, state, player.name)
+    standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else kept, parsed)
     receipt = tick.mailer.receipt(
         config,
         player,
@@ -194,6 +194,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
         late=item.id in tick.late,
+        kept=kept is not None,
     )
     with journal.transaction() as db:
         journal.add_submission(

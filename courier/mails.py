@@ -126,6 +126,7 @@ class Mailer:
         in_reply_to: str | None,
         key: str,
         late: bool = False,
+        kept: bool = False,
     ) -> EmailMessage:
         ctx = ReceiptContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
@@ -134,6 +135,7 @@ class Mailer:
             notes=list(parsed.notes),
             standing=list(standing.orders),
             late=late,
+            kept=kept,
         )
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 

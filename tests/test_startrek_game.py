@@ -260,6 +260,11 @@ def test_the_window_is_mailed_only_to_the_informed_and_their_deadline_orders_sta
     assert "you received no intelligence this turn" in refused
     assert "ship ferenginar - risa" in refused.split("now stand for")[1].split("To change them")[0]
     assert "default for absent players" not in refused and "Your orders for" not in refused  # no form
+    write(t, "Cat", "ship cardassia - nowhere")  # informed, gave nothing at the deadline, writes nonsense
+    t.tick(at(0, 20, 40))
+    assert "The orders you gave before Spring 2370 intelligence window stand; there were none." in last_text(
+        t, "Cat"
+    )
     before = counts(t)
     t.tick(at(0, 21, 5))  # an hour before the window closes: nobody is reminded, their orders stand
     assert changed(t, before) == set()
