@@ -67,7 +67,8 @@ class MailContext:
 @dataclass(frozen=True, kw_only=True)
 class ReceiptContext:
     """The echo of one player's mail. ``phase_label`` is the phase the orders count for, which
-    is the next one when ``late``. ``standing`` are the orders that now stand for it."""
+    is the next one when ``late``. ``standing`` are the orders that now stand for it; ``kept`` when
+    the game kept orders from before the phase (then none standing is no absence)."""
 
     kind: ClassVar[str] = "receipt"
     mail: MailContext
@@ -76,6 +77,7 @@ class ReceiptContext:
     notes: Sequence[str] = ()
     standing: Sequence[str] = ()
     late: bool = False
+    kept: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,7 +21,7 @@ from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.journal import Input, Journal
 from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
-from engine.core import Ruleset, Submission, writers_of
+from engine.core import Ruleset, Standing, Submission, writers_of
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +220,8 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     new_state, events = ruleset.immediate(state, parsed)
     standing_rows = journal.standing(config.id, row.phase_key)
     earlier = standing_rows.get(player.name)
-    standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else None, parsed)
+    kept = _kept(ruleset, state, player.name)
+    standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else kept, parsed)
     receipt = tick.mailer.receipt(
         config,
         player,
@@ -231,6 +232,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
         late=journal.meta(f"late/{item.id}") not in (None, row.phase_key),
+        kept=kept is not None,
     )
     with journal.transaction() as db:
         journal.add_submission(
@@ -278,6 +280,11 @@ def _shell_notes(tick: Tick, item: Input, letter: Letter, subject: str) -> list[
     if item.source == "mail" and tick.journal.reused_message_id(item):
         notes.append(REUSED_ID)
     return notes
+
+
+def _kept(ruleset: Ruleset, state: Any, player: str) -> Submission | None:
+    """The orders the game keeps for a player before their first mail of the phase, if any."""
+    return ruleset.standing(state, player) if isinstance(ruleset, Standing) else None
 
 
 def read_orders(

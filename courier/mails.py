@@ -171,6 +171,7 @@ class Mailer:
         in_reply_to: str | None,
         key: str,
         late: bool = False,
+        kept: bool = False,
     ) -> EmailMessage:
         errors, more = screenful.problems(parsed.errors)
         ctx = ReceiptContext(
@@ -180,6 +181,7 @@ class Mailer:
             notes=screenful.notes(parsed.notes) + ([more] if more else []),
             standing=screenful.orders(standing.orders),
             late=late,
+            kept=kept,
         )
         return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 

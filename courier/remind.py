@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from courier.context import LoadedGame, Tick
 from courier.newcomers import participants
+from engine.core import Standing
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
@@ -19,6 +20,8 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     ruleset = loaded.config.ruleset
     state = ruleset.from_json(row.state)
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
+    if isinstance(ruleset, Standing):  # orders the game keeps for them already stand
+        silent = frozenset(p for p in silent if ruleset.standing(state, p) is None)
     with tick.journal.transaction() as db:
         for player in participants(loaded.config, row):
             if player.name not in silent:

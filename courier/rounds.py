@@ -22,6 +22,7 @@ from engine.core import (
     MailsOnlyAwaited,
     OpenResults,
     Outcome,
+    QuietRounds,
     Submission,
     event_to_json,
     rng_for,
@@ -82,13 +83,16 @@ def report_recipients(
     config: GameConfig, row: GameRow, state: Any, events: Sequence[Event], outcome: Outcome | None
 ) -> list[Player]:
     """Who hears of a resolved phase: everyone, unless the game mails only those who must act next
-    (Veneer's many short phases), plus anyone with news of their own; everyone at the end."""
+    (Veneer's many short phases) or names who hears of it (Star Trek's intelligence window), plus
+    anyone with news of their own; everyone at the end."""
     everyone = participants(config, row)
     ruleset = config.ruleset
-    if outcome is not None or not (isinstance(ruleset, MailsOnlyAwaited) and ruleset.mail_only_awaited):
+    told = ruleset.reported_to(state) if isinstance(ruleset, QuietRounds) else None
+    if isinstance(ruleset, MailsOnlyAwaited) and ruleset.mail_only_awaited:
+        told = frozenset(ruleset.awaiting(state))
+    if outcome is not None or told is None:
         return everyone
-    concerned = set(config.ruleset.awaiting(state))
-    concerned |= {p for e in events if e.audience for p in e.audience}
+    concerned = set(told) | {p for e in events if e.audience for p in e.audience}
     if isinstance(ruleset, OpenResults):
         concerned |= ruleset.told(state, events)
     return [p for p in everyone if p.name in concerned]

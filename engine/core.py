@@ -30,8 +30,10 @@ __all__ = [
     "Outcome",
     "Phase",
     "Picture",
+    "QuietRounds",
     "Resolution",
     "Ruleset",
+    "Standing",
     "Submission",
     "event_to_json",
     "fold",
@@ -259,6 +261,24 @@ def writers_of(ruleset: Any, state: Any) -> frozenset[str]:
     return frozenset(ruleset.awaiting(state)) | extra
 
 
+@runtime_checkable
+class QuietRounds(Protocol):
+    """Optional: who hears of a round, from the state after it: ``None``, everyone; else the players
+    named and anyone with news of their own (Star Trek's intelligence window opens for the informed
+    alone). Everyone hears the end."""
+
+    def reported_to(self, state: Any) -> frozenset[str] | None: ...
+
+
+@runtime_checkable
+class Standing(Protocol):
+    """Optional: orders that stand for a player before any mail of the phase (Star Trek's
+    intelligence window: those given at the main deadline). A mail amends them through ``combine``;
+    nobody with standing orders is reminded."""
+
+    def standing(self, state: Any, player: str) -> Submission | None: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Illustrated,
     Opening,
@@ -270,6 +290,8 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     Exemplified,
     OpenResults,
     AnyTimeOrders,
+    QuietRounds,
+    Standing,
 )
 
 

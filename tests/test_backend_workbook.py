@@ -332,3 +332,17 @@ def test_a_failed_save_leaves_the_old_workbook_intact(
 def test_unknown_time_zone_is_refused(tmp_path: Path) -> None:
     with pytest.raises(WorkbookError, match="unknown time zone 'Mars/Olympus'"):
         XlsxWorkbook(tmp_path / "g.xlsx", timezone="Mars/Olympus")
+
+
+def test_init_writes_the_games_own_settings(tmp_path: Path) -> None:
+    path = tmp_path / "startrek-1.xlsx"
+    XlsxWorkbook(path).init(game="startrek")
+    keys = [row[0] for row in _values(path, "Config")[1:]]
+    assert keys[:2] == ["game", "fog_of_war"] and "rounds" not in keys
+    assert {
+        "intelligence_window",
+        "intelligence_duration",
+        "allied_victory_centres",
+        "latinum_public",
+    } <= set(keys)
+    assert XlsxWorkbook(path).read().config["game"] == "startrek"

@@ -66,7 +66,8 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
     t.tick(at(0, 9))
     receipt = last_text(t, "Kor")
     assert "rage on" in receipt and "ship tygokor - archanis" in receipt
-    assert "tal shiar klingon" in last_text(t, "Rom") and "sabotage klingon qonos" in last_text(t, "Fez")
+    assert "tal shiar klingon" in last_text(t, "Rom")
+    assert "“sabotage klingon qonos”: sabotage costs 30 latinum; you have 0." in last_text(t, "Fez")
     assert t.tick(at(0, 20, 5)) == []
     assert "ship qonos - organia" in last_text(t, "Rom")  # the Tal Shiar's report
     assert "Klingon: a move into organia" in last_text(t, "Cat")  # the Obsidian Order
@@ -79,8 +80,7 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
     report = last_text(t, "Fay")
     assert "Klingon: ship tygokor - archanis — succeeds" in report
     assert "Klingon: ship qonos - organia — succeeds" in report
-    assert "not used (sabotage costs 30 latinum)" in last_text(t, "Fez")  # no latinum yet
-    assert "sabotage" not in report
+    assert "sabotage" not in report and "ability “sabotage" not in last_text(t, "Fez")  # refused on receipt
     assert "Romulan: ship romulus - rator — succeeds" in report
     assert "galorndon" not in report  # the amendment replaced the deadline's order
     assert "Klingon ability “rage on”" in report
@@ -92,15 +92,17 @@ def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:
 def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
     t = table(tmp_path, allied_victory_centres="10", intelligence_window="0")
     t.tick(at(0, 8, 5))
-    write(t, "Bre", "ally with cardassian")
+    write(t, "Bre", "ally openly with cardassian")
     t.tick(at(0, 9))
     t.tick(at(0, 20, 5))
-    assert "Secret alliance of the Breen with the Cardassian: registered" in last_text(t, "Bre")
-    assert "Secret alliance of" not in last_text(t, "Cat")
-    write(t, "Cat", "ally with breen")
+    registered = "Secret alliance of the Breen with the Cardassian: registered"
+    assert f"{registered} (public once the Cardassian ally openly too)" in last_text(t, "Bre")
+    assert "alliance of" not in last_text(t, "Cat")
+    write(t, "Cat", "ally openly with breen")
     t.tick(at(1, 9))
     t.tick(at(1, 20, 5))
     final = last_text(t, "Fay")
+    assert "Public alliance of the Cardassian with the Breen: confirmed." in final  # both asked
     assert "Victory: Cardassian and Breen" in final
 
 
@@ -144,11 +146,12 @@ def test_a_factions_secret_lines_reach_only_its_player(tmp_path: Path, secret: s
 
 
 def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
+    """Every line, failure reasons included, and every attached map."""
     t = table(tmp_path, fog_of_war="yes", intelligence_window="0")
     t.tick(at(0, 8, 5))
     start = STARTREK.setup(list(FACTIONS), {"roles": FACTIONS}, __import__("random").Random(0)).position
-    write(t, "Kor", "ship qonos - organia\nship khitomer - rigel")
-    write(t, "Fay", "ship earth - betazed\nship rigel - khitomer")
+    write(t, "Kor", "ship qonos - organia\nship khitomer - rigel\nship tygokor - archanis")
+    write(t, "Fay", "ship earth - betazed\nship rigel - khitomer\nship andoria - archanis")
     write(t, "Gil", "ship gornar - cestus")
     t.tick(at(0, 9))
     t.tick(at(0, 20, 5))
@@ -161,6 +164,7 @@ def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
             assert named <= seen, f"{name} reads about {sorted(named - seen)}"
     assert "Gorn: ship gornar - cestus" not in last_text(t, "Fay")
     assert "Klingon: ship khitomer - rigel" in last_text(t, "Fay")
+    assert "Federation: ship andoria - archanis — fails (bounced)" in last_text(t, "Fay")  # not by whom
     for name, faction in FACTIONS.items():  # the attached map of the new position shows no more
         shown = _units_on_map(t.sent(f"{name.lower()}@players.test")[-1])
         assert set(shown) <= visible_systems(after, faction), f"{name}'s map shows {sorted(shown)}"
@@ -227,3 +231,74 @@ def test_a_full_game_to_a_romulan_solo_victory(tmp_path: Path) -> None:
         assert row is not None and row.finished
     finally:
         journal.close()
+
+
+def test_the_window_is_mailed_only_to_the_informed_and_their_deadline_orders_stand(tmp_path: Path) -> None:
+    t = table(tmp_path, reminders="1h")
+    t.tick(at(0, 8, 5))
+    assert "You play the Romulan. Your ability: Tal Shiar (once per game)." in last_text(t, "Rom")  # welcome
+    write(t, "Rom", "tal shiar klingon\nship romulus - galorndon\nship remus - underspace_gamma")
+    write(t, "Fez", "ship ferenginar - risa")
+    t.tick(at(0, 9))
+    before = counts(t)
+    t.tick(at(0, 20, 5))
+    assert changed(t, before) == {"Rom", "Cat"}  # the uninformed, the Ferengi too, hear nothing yet
+    window = last_text(t, "Rom")
+    assert "Intelligence (Tal Shiar on the Klingon)" in window
+    assert "#   ship romulus - galorndon" in window  # the form recalls the orders that stand
+    write(t, "Rom", "ship romulus - hyperspace_gamma")
+    write(t, "Fez", "ship ferenginar H")  # awaited (nobody may learn who was informed), not informed
+    t.tick(at(0, 20, 30))
+    amended = last_text(t, "Rom")
+    standing = amended.split("now stand for")[1].split("To change them")[0]
+    assert all(
+        o in standing
+        for o in ("ship romulus - hyperspace_gamma", "ship remus - underspace_gamma", "tal shiar klingon")
+    )
+    assert "galorndon" not in standing
+    refused = last_text(t, "Fez")
+    assert "you received no intelligence this turn" in refused
+    assert "ship ferenginar - risa" in refused.split("now stand for")[1].split("To change them")[0]
+    assert "default for absent players" not in refused and "Your orders for" not in refused  # no form
+    write(t, "Cat", "ship cardassia - nowhere")  # informed, gave nothing at the deadline, writes nonsense
+    t.tick(at(0, 20, 40))
+    assert "The orders you gave before Spring 2370 intelligence window stand; there were none." in last_text(
+        t, "Cat"
+    )
+    before = counts(t)
+    t.tick(at(0, 21, 5))  # an hour before the window closes: nobody is reminded, their orders stand
+    assert changed(t, before) == set()
+    t.tick(at(0, 22, 5))
+    report = last_text(t, "Fay")
+    assert (
+        "Romulan: ship romulus - hyperspace_gamma — succeeds" in report
+        and "Romulan: ship remus - underspace_gamma" in report
+    )
+    assert "Ferengi: ship ferenginar - risa — succeeds" in report
+
+
+def counts(t: Table) -> dict[str, int]:
+    return {n: len(t.sent(f"{n.lower()}@players.test")) for n in FACTIONS}
+
+
+def changed(t: Table, before: dict[str, int]) -> set[str]:
+    return {n for n, count in counts(t).items() if count > before[n]}
+
+
+def test_a_unit_dislodged_without_orders_is_reported_and_its_retreat_form_lists_the_way_out(
+    tmp_path: Path,
+) -> None:
+    t = table(tmp_path, intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    write(t, "Fez", "ship volchok - underspace_alpha")
+    write(t, "Kor", "ship tygokor - archanis")
+    t.tick(at(0, 9))
+    t.tick(at(0, 20, 5))
+    write(t, "Fez", "ship underspace_alpha - andoria")
+    write(t, "Kor", "ship archanis S ship underspace_alpha - andoria")
+    t.tick(at(1, 9))
+    t.tick(at(1, 20, 5))  # the Federation never wrote
+    report = last_text(t, "Fay")
+    assert "Federation: ship andoria H — fails (dislodged by the unit from underspace_alpha)" in report
+    assert "ship andoria D   # or ship andoria R <system>, one of: benzar" in report
+    assert "Your orders for" not in last_text(t, "Gil")  # nothing to retreat: no form

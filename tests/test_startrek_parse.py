@@ -28,9 +28,10 @@ def test_systems_by_key_or_full_name_and_units_in_any_spelling() -> None:
 
 
 def test_canonical_lines_read_back_to_themselves() -> None:
-    state = board([("Ferengi", "F", "hyperspace_alpha"), ("Ferengi", "A", "earth")])
+    state = board([("Ferengi", "F", "hyperspace_alpha"), ("Ferengi", "A", "earth")], latinum=50)
     text = "ship hyperspace_alpha C troop earth - qonos\ntroop earth - qonos\nbuy bajor\nally with gorn"
-    first = STARTREK.parse(state, "fer", text)
+    first = STARTREK.parse(state, "fer", text + "\nally openly with breen")
+    assert len(first.orders) == 5
     assert STARTREK.parse(state, "fer", "\n".join(first.orders)).orders == first.orders
 
 
@@ -48,6 +49,8 @@ def test_ability_lines() -> None:
     assert str(read_ability("sabotage klingon Qo'noS")) == "sabotage klingon qonos"
     assert str(read_ability("freeze Frozen Passage")) == "freeze frozen_passage"
     assert str(read_ability("Rage ON")) == "rage on"
+    assert str(read_ability("Ally openly with Klingons")) == "ally openly with klingon"
+    assert str(read_ability("break with the klingon")) == "break with klingon"
     assert read_ability("ship earth H") is None
 
 

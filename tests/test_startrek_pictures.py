@@ -10,9 +10,10 @@ from pathlib import Path
 
 from courier.pictures import render_png
 from engine.diplomacy import DislodgedUnit, Unit
+from engine.diplomacy.maps.startrek import STARTREK as DATA
 from engine.startrek import MAP, STARTREK, StarTrekState, visible_systems
 from engine.startrek._factions import COLOURS, FACTIONS
-from engine.startrek._svg import _tint
+from engine.startrek._svg import _tint, band_tops
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROLES = {"Fay": "Federation", "Kor": "Klingon", "Rom": "Romulan", "Fez": "Ferengi"}
@@ -91,3 +92,52 @@ def test_the_map_renders_to_a_png(tmp_path: Path) -> None:
     png = render_png(picture.svg)
     assert png.startswith(b"\x89PNG")
     (tmp_path / f"{picture.name}.png").write_bytes(png)
+
+
+def _box(text: ET.Element) -> tuple[float, float, float, float]:
+    """A text's extent, with DejaVu Sans' average advance (0.6 em) for its width."""
+    x, y, size = (float(text.attrib[k]) for k in ("x", "y", "font-size"))
+    width = len(text.text or "") * 0.6 * size
+    left = {"middle": x - width / 2, "end": x - width}.get(text.attrib.get("text-anchor", ""), x)
+    return left, y - 0.8 * size, left + width, y + 0.25 * size
+
+
+def _disc(circle: ET.Element) -> tuple[float, float, float, float]:
+    x, y, r = (float(circle.attrib[k]) for k in ("cx", "cy", "r"))
+    return x - r, y - r, x + r, y + r
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_no_label_runs_into_another_or_into_a_system() -> None:
+    root = ET.fromstring(STARTREK.pictures(game(fog=False), None)[0].svg)
+    kinds = ("name", "vertical-lane", "band-title")
+    labels = [(t.text, _box(t)) for t in root.iter(f"{SVG}text") if t.attrib.get("class") in kinds]
+    discs = [_disc(c) for c in root.iter(f"{SVG}circle") if c.attrib.get("class") in ("system", "centre")]
+    clashes = [
+        (a, b) for i, (a, box) in enumerate(labels) for b, other in labels[i + 1 :] if _overlap(box, other)
+    ]
+    clashes += [(a, "a system") for a, box in labels for disc in discs if _overlap(box, disc)]
+    assert clashes == []
+    names = {t.text: t for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "name"}
+    assert names["frozen_passage"].attrib["text-anchor"] == "end"  # left of it, clear of clarus
+
+
+def test_vertical_lanes_cross_no_band_but_both_ends_say_where_they_lead() -> None:
+    svg = STARTREK.pictures(game(fog=False), None)[0].svg
+    tops = band_tops()
+    core = (tops[2], tops[1])
+    for line in ET.fromstring(svg).iter(f"{SVG}line"):
+        ends = [float(line.attrib[k]) for k in ("y1", "y2")]
+        assert len({core[0] <= y <= core[1] for y in ends}) == 1, f"a line leaves the core: {line.attrib}"
+    drawn = systems(svg)
+    for a, b in DATA["vertical_lanes"]:
+        core_end, far_end = (a, b) if MAP.provinces[a].layer == 2 else (b, a)
+        [arrow] = [t.text for t in drawn[core_end].iter(f"{SVG}text") if t.attrib["class"] == "vertical-lane"]
+        assert arrow == ("↑" if MAP.provinces[far_end].layer == 3 else "↓")
+        [note] = [
+            t.text or "" for t in drawn[far_end].iter(f"{SVG}text") if t.attrib["class"] == "vertical-lane"
+        ]
+        assert core_end in note.split(" ", 1)[1].split(", ")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine.core import Resolution
-from engine.startrek import STARTREK, StarTrekState
+from engine.core import Resolution, Submission
+from engine.diplomacy import DislodgedUnit, Phase, Unit
+from engine.startrek import STARTREK, Options, StarTrekState
 from engine.startrek._events import (
     AbilityUsed,
     AllianceNoted,
@@ -19,7 +20,7 @@ from engine.startrek._events import (
     LatinumCounted,
     OrderResolved,
 )
-from tests.test_startrek_helpers import PLAYER_OF, board, named, play, result_of
+from tests.test_startrek_helpers import PLAYER_OF, board, gorn_seed, named, play, result_of
 
 
 def test_ships_cross_layers_and_troops_are_convoyed_through_hyperspace() -> None:
@@ -148,8 +149,36 @@ def test_ferengi_income_bribe_sabotage_and_purchase() -> None:
     assert done.state.latinum == 110 - 20 - 30 - 50 + 4  # income: one per centre, bajor included
     assert named(done.events, LatinumCounted)[0].income == 4
     assert named(done.events, LatinumCounted)[0].audience == frozenset({"fer"})
-    poor = play(board(units, centres, latinum=10), {"Ferengi": "sabotage klingon qonos"})
-    assert "costs 30" in named(poor.events, AbilityUsed)[0].refused
+
+
+def test_an_unaffordable_bribe_sabotage_or_purchase_is_refused_in_the_receipt_with_its_price() -> None:
+    """Rulings (2026-11-24). Latinum goes to the bribe first, then sabotage, then a purchase."""
+    units = [("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")]
+    poor = board(units, latinum=10)
+    refused = STARTREK.parse(poor, "fer", "bribe klingon").errors[0]
+    assert (refused.line, refused.reason) == ("bribe klingon", "a bribe costs 20 latinum; you have 10")
+    assert (
+        "sabotage costs 30 latinum" in STARTREK.parse(poor, "fer", "sabotage klingon qonos").errors[0].reason
+    )
+    assert "a centre costs 50 latinum" in STARTREK.parse(poor, "fer", "buy bajor").errors[0].reason
+    some = STARTREK.parse(board(units, latinum=60), "fer", "buy bajor\nsabotage klingon qonos\nbribe klingon")
+    assert some.orders == ("sabotage klingon qonos", "bribe klingon")
+    assert (
+        some.errors[0].reason == "a centre costs 50 latinum; you have 60 (10 once the other lines are paid)"
+    )
+
+
+def test_a_bribe_standing_from_an_earlier_mail_that_cannot_be_paid_is_refused_in_the_report() -> None:
+    state = board([("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")], latinum=40)
+    lines = ("bribe klingon", "sabotage klingon qonos")  # two mails, each affordable alone
+    done = STARTREK.resolve(state, {"fer": Submission("fer", lines)}, random.Random(0))
+    refusals = {e.ability: e.refused for e in named(done.events, AbilityUsed) if e.refused}
+    assert refusals == {"sabotage klingon qonos": "sabotage costs 30 latinum"}
+    assert named(done.events, IntelligenceReceived)[0].source == "bribe of the Klingon"
+    done = STARTREK.resolve(replace(state, latinum=10), {"fer": Submission("fer", lines)}, random.Random(0))
+    refusals = {e.ability: e.refused for e in named(done.events, AbilityUsed) if e.refused}
+    assert refusals["bribe klingon"] == "a bribe costs 20 latinum"
+    assert not named(done.events, IntelligenceReceived)
 
 
 def test_ferengi_win_with_100_latinum() -> None:
@@ -180,10 +209,6 @@ def test_breen_freeze_stops_entry_exit_and_support() -> None:
     assert "once per game" in STARTREK.parse(done.state, "bre", "freeze benzar").errors[0].reason
 
 
-def _seed(survives: bool) -> int:
-    return next(s for s in range(100) if (random.Random(s).random() < 0.5) == survives)
-
-
 def test_gorn_unit_with_no_retreat_survives_half_the_time() -> None:
     units = [
         ("Gorn", "F", "void_passage"),
@@ -191,11 +216,11 @@ def test_gorn_unit_with_no_retreat_survives_half_the_time() -> None:
         ("Breen", "F", "gornar"),
     ]
     orders = {"Breen": "ship gornar - void_passage\nship quantum_corridor S ship gornar - void_passage"}
-    lucky = play(board(units), orders, seed=_seed(True))
+    lucky = play(board(units), orders, seed=gorn_seed(True))
     roll = named(lucky.events, GornRolled)[0]
     assert roll.survived and roll.place == "gornar"  # the nearest free home
     assert lucky.state.position.unit_in("gornar") is not None
-    unlucky = play(board(units), orders, seed=_seed(False))
+    unlucky = play(board(units), orders, seed=gorn_seed(False))
     assert not named(unlucky.events, GornRolled)[0].survived
     assert not unlucky.state.position.units_of("Gorn")
 
@@ -262,3 +287,88 @@ def test_ferengi_fall_income_is_the_centres_held_after_the_movement_whatever_hap
     assert fought.state.position.phase.kind == "retreat", "the Federation ship was dislodged"
     incomes = [named(r.events, LatinumCounted)[0].income for r in (quiet, fought)]
     assert incomes == [4, 4]  # ferenginar, volchok, clarus and risa
+
+
+def test_a_gorn_unit_whose_retreat_failed_survives_half_the_time() -> None:
+    """Rulings (2026-11-24): the roll applies to every Gorn unit destroyed after being dislodged."""
+    retreating = board(
+        [("Breen", "F", "gornar"), ("Klingon", "F", "quantum_corridor"), ("Gorn", "F", "seudath")]
+    )
+    position = replace(
+        retreating.position,
+        phase=Phase(2370, "spring", "retreat"),
+        dislodged=(
+            DislodgedUnit(Unit("Gorn", "F", "gornar"), "cestus"),
+            DislodgedUnit(Unit("Breen", "F", "quantum_corridor"), "breen_citadel"),
+        ),
+    )
+    state = replace(retreating, position=position)
+    orders = {"Gorn": "ship gornar R void_passage", "Breen": "ship quantum_corridor R void_passage"}
+    lucky = play(state, orders, seed=gorn_seed(True))
+    assert result_of(lucky, "ship gornar R void_passage") == "fails"  # both bounce
+    roll = named(lucky.events, GornRolled)[0]
+    assert roll.unit == "ship gornar" and roll.survived and roll.place == "ssgaron"
+    assert {u.province for u in lucky.state.position.units_of("Gorn")} == {"seudath", "ssgaron"}
+    assert lucky.state.position.phase.kind == "movement"
+    unlucky = play(state, orders, seed=gorn_seed(False))
+    assert not named(unlucky.events, GornRolled)[0].survived
+    assert {u.province for u in unlucky.state.position.units_of("Gorn")} == {"seudath"}
+    chosen = play(state, {"Gorn": "ship gornar D"}, seed=gorn_seed(True))
+    assert not named(chosen.events, GornRolled), "a chosen disband is not rolled for"
+
+
+def _noted(resolution: Resolution) -> list[tuple[str, str, frozenset[str] | None]]:
+    return [(e.faction, e.status, e.audience) for e in named(resolution.events, AllianceNoted)]
+
+
+def test_breaking_an_alliance_is_told_to_the_other_side() -> None:
+    state = board([("Breen", "F", "breen"), ("Cardassian", "F", "cardassia")])
+    one_sided = play(state, {"Breen": "ally with cardassian"}).state
+    quietly = play(one_sided, {"Breen": "break with cardassian"})
+    assert _noted(quietly) == [("Breen", "withdrawn", frozenset({"bre"}))]  # the Cardassian never knew
+    allied = play(one_sided, {"Cardassian": "ally with breen"}).state
+    broken = play(allied, {"Breen": "break with the cardassians"})
+    assert _noted(broken) == [("Breen", "withdrawn", frozenset({"bre", "car"}))]
+    assert ("Breen", "Cardassian") not in broken.state.alliances
+
+
+def test_an_alliance_both_sides_declare_openly_is_public() -> None:
+    state = board([("Breen", "F", "breen"), ("Cardassian", "F", "cardassia"), ("Gorn", "F", "gornar")])
+    asked = play(state, {"Breen": "ally openly with cardassian", "Gorn": "ally with cardassian"})
+    assert {f: seen for f, _, seen in _noted(asked)} == {
+        "Breen": frozenset({"bre"}),
+        "Gorn": frozenset({"gor"}),
+    }
+    secretly = play(asked.state, {"Cardassian": "ally with breen\nally openly with gorn"})
+    assert all(seen is not None for _, _, seen in _noted(secretly))  # one side asked: still secret
+    public = play(secretly.state, {"Cardassian": "ally openly with breen"})
+    assert _noted(public) == [("Cardassian", "confirmed", None)]
+    broken = play(public.state, {"Breen": "break with cardassian"})
+    assert _noted(broken) == [("Breen", "withdrawn", None)]  # a public alliance ends in public
+    assert STARTREK.from_json(STARTREK.to_json(public.state)).openly == public.state.openly
+
+
+def test_tal_shiar_and_a_bribe_reveal_every_line_abilities_included() -> None:
+    units = [("Romulan", "F", "romulus"), ("Klingon", "F", "qonos"), ("Ferengi", "F", "ferenginar")]
+    klingon = "ship qonos - organia\nrage on\nally with gorn"
+    orders = {"Romulan": "tal shiar klingon", "Ferengi": "bribe klingon", "Klingon": klingon}
+    done = play(board(units, latinum=20), orders)
+    lines = {e.source: e.lines for e in named(done.events, IntelligenceReceived)}
+    whole = ("ship qonos - organia", "rage on", "ally with gorn")
+    assert lines == {"Tal Shiar on the Klingon": whole, "bribe of the Klingon": whole}
+
+
+def test_ferengi_spending_is_private_while_latinum_is() -> None:
+    units = [("Ferengi", "F", "ferenginar"), ("Klingon", "F", "qonos")]
+    orders = {"Ferengi": "sabotage klingon qonos\nbuy bajor", "Klingon": "ship qonos - organia"}
+    private = play(board(units, latinum=80), orders)
+    assert {e.ability: e.audience for e in named(private.events, AbilityUsed)} == {
+        "sabotage klingon qonos": frozenset({"fer"}),
+        "buy bajor": frozenset({"fer"}),
+    }
+    told = {p: e.reason for e in named(private.events, OrderResolved) for p in e.audience or ()}
+    assert told["kli"] == told["fer"] == "sabotaged"  # the victim learns why
+    assert told["fed"] is None  # the others see only that it failed: no sabotage, no price
+    public = replace(board(units, latinum=80), options=Options(latinum_public=True))
+    done = play(public, orders)
+    assert all(e.public for e in named(done.events, AbilityUsed) + named(done.events, OrderResolved))

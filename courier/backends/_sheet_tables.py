@@ -69,6 +69,7 @@ EXAMPLE_CONFIG = (
     ("reminders", "12h, 1h", "Remind players who have not sent orders this long before a deadline."),
     ("early_resolution", "no", "yes: resolve a round as soon as every player has sent orders."),
 )
+# Each game's own settings, written after `game` (a game not listed has none to suggest).
 EXAMPLE_PLAYERS = (
     ("Alice Example", "alice@example.org", "Alice", "", ""),
     ("Bob Example", "bob@example.org", "Bob", "", ""),

@@ -11,6 +11,14 @@ from engine.core import Event
 
 
 @dataclass(frozen=True, kw_only=True)
+class FactionDealt(Event):
+    """The welcome's word to a player: the faction they play."""
+
+    faction: str
+    ability: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class OrderResolved(Event):
     faction: str
     order: str
@@ -57,9 +65,13 @@ class AbilitiesLeft(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class AllianceNoted(Event):
+    """A declaration, its confirmation or withdrawal: told to everyone (``public``) once both sides
+    declared it openly; ``openly`` when this side asked for that."""
+
     faction: str
     other: str
     status: str  # registered | confirmed | withdrawn
+    openly: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

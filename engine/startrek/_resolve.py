@@ -4,7 +4,7 @@ its window, the turn itself, then eliminations, the centre count, victory and th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.core import Event, Outcome, Submission
@@ -13,7 +13,6 @@ from engine.startrek._combine import combine_orders
 from engine.startrek._events import (
     AbilitiesLeft,
     AbilityUsed,
-    AllianceNoted,
     CentresCounted,
     FactionEliminated,
     GameDrawn,
@@ -23,10 +22,11 @@ from engine.startrek._events import (
     LatinumCounted,
     OrderResolved,
 )
-from engine.startrek._factions import FACTIONS, MAP, is_alive, visible_systems
+from engine.startrek._factions import FACTIONS, is_alive
+from engine.startrek._fog import Sight
 from engine.startrek._state import StarTrekState, YearRecord
 from engine.startrek._text import Ability, Reading, display, read_lines
-from engine.startrek._turn import BRIBE, Turn, adjustment_turn, movement_turn, retreat_turn
+from engine.startrek._turn import BRIBE, PRICED, Turn, adjustment_turn, movement_turn, retreat_turn
 from engine.startrek._victory import allied_victory, drawn, solo_victory
 
 INTEL_KINDS = ("tal shiar", "bribe")
@@ -43,38 +43,6 @@ def read_submission(state: StarTrekState, player: str, orders: tuple[str, ...]) 
 def audience(state: StarTrekState, faction: str) -> frozenset[str]:
     player = state.player_of(faction)
     return frozenset({player} if player else ())
-
-
-# --- alliances -------------------------------------------------------------------------------
-
-
-def register_alliances(
-    state: StarTrekState, readings: Mapping[str, Reading], events: list[Event]
-) -> StarTrekState:
-    declared = set(state.alliances)
-    for player, reading in sorted(readings.items()):
-        faction = state.factions[player]
-        for line in reading.abilities:
-            pair = (faction, line.faction)
-            if line.kind == "ally" and pair not in declared:
-                declared.add(pair)
-                mutual = (line.faction, faction) in declared
-                status = "confirmed" if mutual else "registered"
-                seen = audience(state, faction) | (audience(state, line.faction) if mutual else frozenset())
-                events.append(
-                    AllianceNoted(faction=faction, other=line.faction, status=status, audience=seen)
-                )
-            elif line.kind == "break" and pair in declared:
-                declared.discard(pair)
-                events.append(
-                    AllianceNoted(
-                        faction=faction,
-                        other=line.faction,
-                        status="withdrawn",
-                        audience=audience(state, faction),
-                    )
-                )
-    return replace(state, alliances=frozenset(declared))
 
 
 # --- intelligence ----------------------------------------------------------------------------
@@ -96,15 +64,25 @@ def gather_intelligence(
         informed.update(seen)
 
     def orders_of(target: str) -> tuple[str, ...]:
+        """Every line of the faction's, abilities and alliances included (rulings 2026-11-24)."""
         reading = by_faction.get(target)
-        return tuple(display(o) for o in reading.orders) if reading else ()
+        if reading is None:
+            return ()
+        return tuple(display(o) for o in reading.orders) + tuple(str(a) for a in reading.abilities)
 
     romulan = _ability(by_faction, "Romulan", "tal shiar")
     if romulan is not None and "tal shiar" not in used:
         used.add("tal shiar")
         tell("Romulan", f"Tal Shiar on the {romulan.faction}", orders_of(romulan.faction) or ("(no orders)",))
     ferengi = _ability(by_faction, "Ferengi", "bribe")
-    if ferengi is not None and latinum >= BRIBE:
+    if ferengi is not None and latinum < BRIBE:  # two mails together may ask for more than there is
+        why = f"{PRICED['bribe']} costs {BRIBE} latinum"
+        events.append(
+            AbilityUsed(
+                faction="Ferengi", ability=str(ferengi), refused=why, audience=audience(state, "Ferengi")
+            )
+        )
+    elif ferengi is not None:
         latinum -= BRIBE
         tell("Ferengi", f"bribe of the {ferengi.faction}", orders_of(ferengi.faction) or ("(no orders)",))
     if "Cardassian" in by_faction:
@@ -141,7 +119,7 @@ def play_turn(
         }
         movement_turn(turn, [o for o in orders if isinstance(o, MovementOrder)], abilities, rng)
     elif kind == "retreat":
-        retreat_turn(turn, orders)
+        retreat_turn(turn, orders, rng)
     else:
         adjustment_turn(turn, orders, rng)
     after = replace(
@@ -152,18 +130,28 @@ def play_turn(
 
 
 def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Event]:
-    seers = _seers(state, before)
-    events: list[Event] = [
-        OrderResolved(faction=f, order=o, result=v, reason=why, audience=seers(f, o))
-        for f, o, v, why in turn.results
-    ]
+    sight = Sight(state, before)
+    private = not state.options.latinum_public  # then so is what the Ferengi spend it on
+    events: list[Event] = []
+    for v in turn.results:
+        privy = {v.faction, "Ferengi"} if v.spent and private else None  # the saboteur and the victim
+        events += [
+            OrderResolved(faction=v.faction, order=v.order, result=v.result, reason=why, audience=seen)
+            for why, seen in sight.tell({v.faction}, v.order, v.reason, None if privy else v.vague, privy)
+        ]
     for faction, line, effect, refused in turn.effects:
-        seen = audience(state, faction) if refused else seers(faction, line.system)
+        spending = faction == "Ferengi" and private
+        seen = sight.who({faction}, f"{line.system} {effect}")
+        if refused or spending:
+            seen = audience(state, faction)
         events.append(
             AbilityUsed(faction=faction, ability=str(line), effect=effect, refused=refused, audience=seen)
         )
     for unit, survived, place in turn.rolls:
-        events.append(GornRolled(unit=unit, survived=survived, place=place, audience=seers("Gorn", unit)))
+        events += [
+            GornRolled(unit=unit, survived=survived, place=where, audience=seen)
+            for where, seen in sight.tell({"Gorn"}, unit, place, None)
+        ]
     if before.phase.kind == "movement":
         if is_alive(before, "Ferengi"):
             public = state.options.latinum_public
@@ -176,22 +164,6 @@ def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Eve
             )
         events += _abilities_left(state)
     return events
-
-
-def _seers(state: StarTrekState, before: Position) -> Callable[[str, str], frozenset[str] | None]:
-    """Who may read a line about ``faction`` naming these systems: everyone without fog; with it,
-    the faction and those who see every system the line names (before or after the phase)."""
-    if not state.options.fog:
-        return lambda faction, text: None
-    sight = {
-        p: visible_systems(before, f) | visible_systems(state.position, f) for p, f in state.factions.items()
-    }
-
-    def seers(faction: str, text: str) -> frozenset[str]:
-        named = {w for w in text.replace("/", " ").split() if w in MAP.provinces}
-        return frozenset(p for p, f in state.factions.items() if f == faction or named <= sight[p])
-
-    return seers
 
 
 def _abilities_left(state: StarTrekState) -> list[Event]:

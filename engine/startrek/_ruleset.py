@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
+from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
-from engine.startrek._factions import ABILITIES, FACTIONS, MAP, VARIANT, faction_named, is_alive
+from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import resolve_request
 from engine.startrek._resolve import (
     INTEL_KINDS,
@@ -24,12 +25,12 @@ from engine.startrek._resolve import (
     merged,
     play_turn,
     read_submission,
-    register_alliances,
 )
 from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
 from engine.startrek._svg import pictures
 from engine.startrek._text import Ability, display, read_lines, unit_text
-from engine.startrek._turn import off_layer
+from engine.startrek._turn import PRICED, PRICES, off_layer
+from engine.startrek._view import order_form, welcome
 
 INFORMED = ("Romulan", "Cardassian", "Ferengi")  # the factions whose abilities bring intelligence
 _SEASON = {"spring": "Spring", "fall": "Fall", "winter": "Fall"}
@@ -50,6 +51,17 @@ class StarTrek(Game):
     title: ClassVar[str] = "Star Trek Diplomacy"
     option_keys: ClassVar[frozenset[str]] = frozenset(
         {"intelligence_window", "fog_of_war", "allied_victory_centres", "latinum_public"}
+    )
+    example_config: ClassVar[tuple[tuple[str, Any, str], ...]] = (
+        ("fog_of_war", "no", "yes: each faction sees only the systems next to its units and centres."),
+        ("intelligence_window", "yes", "no: intelligence arrives with the results, for information only."),
+        ("intelligence_duration", "2h", "How long the intelligence window after a movement deadline lasts."),
+        (
+            "allied_victory_centres",
+            24,
+            "Centres a confirmed alliance needs together to win (0: no allied win).",
+        ),
+        ("latinum_public", "no", "yes: the Ferengi latinum is on the public ledger."),
     )
     # Config defaults the shell applies unless the organiser sets them: the window's own clock.
     default_config: ClassVar[dict[str, str]] = {"intelligence_duration": "2h"}
@@ -111,10 +123,10 @@ class StarTrek(Game):
         reading = read_lines(units, faction=faction, phase_kind=position.phase.kind, text=text)
         errors, notes = list(reading.errors), list(reading.notes)
         abilities = []
+        problems = _ability_problems(state, faction, reading.abilities)
         for ability in reading.abilities:
-            problem = _ability_problem(state, faction, ability)
-            if problem:
-                errors.append(LineError(str(ability), problem))
+            if ability in problems:
+                errors.append(LineError(str(ability), problems[ability]))
             else:
                 abilities.append(ability)
         notes += [
@@ -185,30 +197,22 @@ class StarTrek(Game):
         return rows
 
     def order_template(self, state: StarTrekState, player: str) -> str:
-        faction, position = state.factions[player], state.position
-        kind = position.phase.kind
-        lines = [
-            f"# Orders for the {faction}, {self.phase(state).label} (lines starting with # are ignored)."
-        ]
-        if state.held is not None:
-            lines.append("# Intelligence window: send amended orders; the rest of your orders stand.")
-        elif kind == "movement":
-            lines += [f"{unit_text(u)} H" for u in position.units_of(faction)]
-            lines.append(
-                "# Move: ship <system> - <system>   Support: ship <system> S troop <system> - <system>"
-            )
-            lines.append(f"# Your ability: {ABILITIES[faction]}")
-        elif kind == "retreat":
-            lines += [
-                f"{unit_text(d.unit)} D   # or R somewhere free"
-                for d in position.dislodged
-                if d.unit.power == faction
-            ]
-        else:
-            due = adjustment_due(MAP, position, faction)
-            lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
-        lines.append("# Secret alliance: `ally with <faction>` (counts once they name you too).")
-        return "\n".join(lines)
+        """The form to copy into a reply; none for a player who may send nothing in this phase."""
+        may_write = player in state.informed if state.held is not None else player in self.awaiting(state)
+        return "\n".join(order_form(state, player, self.phase(state).label)) if may_write else ""
+
+    def standing(self, state: StarTrekState, player: str) -> Submission | None:
+        """In an intelligence window, the orders given at the main deadline stand."""
+        if state.held is None or player not in self.awaiting(state):
+            return None
+        return Submission(player, tuple(state.held.get(player, ())))
+
+    def reported_to(self, state: StarTrekState) -> frozenset[str] | None:
+        """A window opens for the informed alone; every other phase is reported to all."""
+        return frozenset(state.informed) if state.held is not None and state.result is None else None
+
+    def opening_events(self, state: StarTrekState) -> list[Event]:
+        return list(welcome(state))
 
     def pictures(self, state: StarTrekState, viewer: str | None) -> list[Picture]:
         """The map, drawn as the viewer may see it (``None``: the organiser, everything)."""
@@ -253,6 +257,24 @@ def _ability_problem(state: StarTrekState, faction: str, ability: Ability) -> st
     if ability.kind == "buy" and not MAP.provinces[ability.system].supply_center:
         return f"{ability.system} is not a supply centre"
     return None
+
+
+def _ability_problems(state: StarTrekState, faction: str, abilities: Sequence[Ability]) -> dict[Ability, str]:
+    """Why each refused line is refused. Latinum is counted in the order it is spent (the bribe at
+    the deadline, then sabotage, then a purchase): a line the treasury cannot pay is refused."""
+    problems: dict[Ability, str] = {}
+    left = state.latinum
+    for ability in sorted(abilities, key=lambda a: list(PRICES).index(a.kind) if a.kind in PRICES else -1):
+        problem = _ability_problem(state, faction, ability)
+        price = PRICES.get(ability.kind, 0)
+        if problem is None and price > left:
+            rest = "" if left == state.latinum else f" ({left} once the other lines are paid)"
+            problem = f"{PRICED[ability.kind]} costs {price} latinum; you have {state.latinum}{rest}"
+        if problem is None:
+            left -= price
+        else:
+            problems[ability] = problem
+    return problems
 
 
 def _options(options: Mapping[str, Any]) -> Options:

@@ -38,6 +38,7 @@ class StarTrekState:
     used: frozenset[str] = frozenset()  # once-per-game abilities spent: immunity, tal shiar, freeze
     rage: bool = False
     alliances: frozenset[tuple[str, str]] = frozenset()  # (faction, the faction it declared for)
+    openly: frozenset[tuple[str, str]] = frozenset()  # those declared openly: public once both are
     held: Mapping[str, tuple[str, ...]] | None = None  # in a window: each player's orders at the deadline
     informed: frozenset[str] = frozenset()  # players who may amend in the window
     result: Outcome | None = None
@@ -63,6 +64,7 @@ def state_to_json(state: StarTrekState) -> dict[str, Any]:
         "used": sorted(state.used),
         "rage": state.rage,
         "alliances": sorted([a, b] for a, b in state.alliances),
+        "openly": sorted([a, b] for a, b in state.openly),
         "held": None if state.held is None else {p: list(o) for p, o in state.held.items()},
         "informed": sorted(state.informed),
         "result": None
@@ -91,6 +93,7 @@ def state_from_json(data: Mapping[str, Any]) -> StarTrekState:
         used=frozenset(data.get("used", ())),
         rage=bool(data.get("rage", False)),
         alliances=frozenset((a, b) for a, b in data.get("alliances", ())),
+        openly=frozenset((a, b) for a, b in data.get("openly", ())),
         held=None if held is None else {p: tuple(o) for p, o in held.items()},
         informed=frozenset(data.get("informed", ())),
         result=None

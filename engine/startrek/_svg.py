@@ -1,6 +1,8 @@
 """The Star Trek map as SVG text: the three layers as horizontal bands (upper hyperspace on top, the
 core, lower hyperspace below), systems at their display coordinates, lanes within a layer as solid
-lines and vertical lanes between layers as dashed ones, supply centres ringed, owners as fills and
+lines; a vertical lane between layers is no line across the core: a hyperspace system carries a note
+naming the core systems it joins, its arrow pointing to the core (``↓ earth``), and a core system an
+arrow pointing to the band its lane goes to. Supply centres ringed, owners as fills and
 units as ship (triangle) or troop (square) glyphs in faction colours. Systems out of a fogged
 viewer's sight are grey, with no owner and no unit. Pure text, no I/O: the shell renders it (resvg,
 DejaVu Sans)."""
@@ -25,14 +27,14 @@ TITLE_HEIGHT = 56.0
 BANDS: tuple[tuple[int, str, float], ...] = (
     (3, "Upper hyperspace", 180.0),
     (2, "The core", 820.0),
-    (1, "Lower hyperspace", 180.0),
+    (1, "Lower hyperspace", 220.0),  # underspace_delta, quantum_realm, mirror_passage stand in a column
 )
-BAND_PAD = 34.0  # above and below each band's systems: room for its title and labels
+BAND_PAD = 40.0  # above and below each band's systems: room for its title and labels
 RADIUS = {2: 12.0, 1: 10.0, 3: 10.0}
 LEGEND_HEIGHT = 118.0
 
 BACKGROUND = {3: "#eef0fb", 2: "#f7f7f2", 1: "#f3eefb"}
-LANE, VERTICAL, TEXT, FOG, FOG_INK, EMPTY = "#9a9a9a", "#b4a0da", "#202124", "#d6d6d6", "#8a8a8a", "#ffffff"
+LANE, VERTICAL, TEXT, FOG, FOG_INK, EMPTY = "#9a9a9a", "#6a4fa8", "#202124", "#d6d6d6", "#8a8a8a", "#ffffff"
 
 
 def pictures(state: StarTrekState, viewer: str | None) -> list[Picture]:
@@ -71,7 +73,9 @@ _DEPTH = {  # each layer's own range of z, stretched over its band
     )
     for layer, _, _ in BANDS
 }
-LABEL_ABOVE = frozenset({"frozen_passage"})  # its label would run into breen_gateway's
+# Labels go under their system, except where they would run into a neighbour's: frozen_passage
+# sits between breen_gateway (right) and clarus (above right), so its label goes to the left.
+LABEL_LEFT = frozenset({"frozen_passage"})
 MAP_BOTTOM = _TOPS[1] + _HEIGHT[1] + 2 * BAND_PAD
 
 
@@ -95,8 +99,7 @@ def draw_map(position: Position, *, title: str, seen: Collection[str] | None) ->
         _text(WIDTH / 2, 36, title, size=22, bold=True, klass="title"),
     ]
     parts += [_band(layer, name, height) for layer, name, height in BANDS]
-    parts += [_lane(a, b, vertical=False) for a, b in DATA["lanes"]]
-    parts += [_lane(a, b, vertical=True) for a, b in DATA["vertical_lanes"]]
+    parts += [_lane(a, b) for a, b in DATA["lanes"]]
     parts += [_system(position, key, visible=seen is None or key in seen) for key in sorted(MAP.provinces)]
     parts += _legend(position, fogged=seen is not None)
     parts.append("</svg>")
@@ -108,17 +111,25 @@ def _band(layer: int, name: str, height: float) -> str:
     return (
         f'<rect class="band" x="8" y="{top + 4:.1f}" width="{WIDTH - 16}" '
         f'height="{height + 2 * BAND_PAD - 8:.1f}" rx="10" fill="{BACKGROUND[layer]}" stroke="#c8c8d0"/>'
-        + _text(18, top + 24, name, size=15, bold=True, anchor="start", ink="#555577", klass="band-title")
+        + _text(18, top + 22, name, size=15, bold=True, anchor="start", ink="#555577", klass="band-title")
     )
 
 
-def _lane(a: str, b: str, *, vertical: bool) -> str:
+def _lane(a: str, b: str) -> str:
     (x1, y1), (x2, y2) = centre(a), centre(b)
-    style = f'stroke="{VERTICAL}" stroke-width="1.3" stroke-dasharray="6 4"'
-    if not vertical:
-        style = f'stroke="{LANE}" stroke-width="1.6"'
-    klass = "vertical-lane" if vertical else "lane"
-    return f'<line class="{klass}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'
+    style = f'stroke="{LANE}" stroke-width="1.6"'
+    return f'<line class="lane" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'
+
+
+def _vertical_note(key: str) -> str | None:
+    """``↑ hyperspace_alpha``: the systems a vertical lane joins to ``key``, the arrow pointing to
+    their layer (upper hyperspace is on top)."""
+    layer = MAP.provinces[key].layer
+    ends = sorted(b if a == key else a for a, b in DATA["vertical_lanes"] if key in (a, b))
+    if not ends:
+        return None
+    arrow = "↑" if MAP.provinces[ends[0]].layer > layer else "↓"
+    return f"{arrow} {', '.join(ends)}"
 
 
 def _system(position: Position, key: str, *, visible: bool) -> str:
@@ -141,8 +152,18 @@ def _system(position: Position, key: str, *, visible: bool) -> str:
     )
     if visible:
         parts += _units(position, key, x, y)
-    label_y = y - r - 8 if key in LABEL_ABOVE else y + r + 15
-    parts.append(_text(x, label_y, key, size=10, ink=TEXT if visible else FOG_INK, klass="name"))
+    ink = TEXT if visible else FOG_INK
+    if key in LABEL_LEFT:
+        parts.append(_text(x - r - 6, y + 4, key, size=10, ink=ink, anchor="end", klass="name"))
+    else:
+        parts.append(_text(x, y + r + 15, key, size=10, ink=ink, klass="name"))
+    note = _vertical_note(key)
+    if note and province.layer == 2:  # the core is dense: only the arrow, hyperspace names the system
+        parts.append(
+            _text(x - r - 12, y + 4, note[0], size=12, ink=VERTICAL, bold=True, klass="vertical-lane")
+        )
+    elif note:  # hyperspace has room: under the system's name
+        parts.append(_text(x, y + r + 27, note, size=9, ink=VERTICAL, klass="vertical-lane"))
     parts.append("</g>")
     return "".join(parts)
 
@@ -205,9 +226,15 @@ def _legend_lines(y: float, *, fogged: bool) -> Sequence[str]:
         f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 30:.1f}" y2="{y:.1f}" stroke="{LANE}" '
         'stroke-width="1.6"/>',
         _text(x + 38, y + 5, "lane", size=13, anchor="start", klass="legend"),
-        f'<line x1="{x + 90:.1f}" y1="{y:.1f}" x2="{x + 120:.1f}" y2="{y:.1f}" stroke="{VERTICAL}" '
-        f'stroke-width="1.3" stroke-dasharray="6 4"/>',
-        _text(x + 128, y + 5, "vertical lane (between layers)", size=13, anchor="start", klass="legend"),
+        _text(x + 90, y + 5, "↓ qonos", size=13, anchor="start", ink=VERTICAL, klass="legend"),
+        _text(
+            x + 148,
+            y + 5,
+            "vertical lane down to qonos (in the core: ↑ or ↓ beside a system)",
+            size=13,
+            anchor="start",
+            klass="legend",
+        ),
     ]
     if fogged:
         parts.append(f'<circle cx="{x + 400:.1f}" cy="{y:.1f}" r="9" fill="{FOG}" stroke="{FOG_INK}"/>')

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.core import LineError, fold
@@ -38,6 +38,7 @@ class Ability:
     faction: str = ""
     system: str = ""
     on: bool = True  # rage on / off
+    openly: bool = False  # ally openly with: public once both sides say so
 
     def __str__(self) -> str:
         other = self.faction.lower()
@@ -49,7 +50,7 @@ class Ability:
             "sabotage": f"sabotage {other} {self.system}",
             "buy": f"buy {self.system}",
             "freeze": f"freeze {self.system}",
-            "ally": f"ally with {other}",
+            "ally": f"ally {'openly ' if self.openly else ''}with {other}",
             "break": f"break with {other}",
         }[self.kind]
 
@@ -67,6 +68,8 @@ _ABILITY_WORDS: dict[str, AbilityKind] = {
     "freeze": "freeze",
     "ally with": "ally",
     "ally": "ally",
+    "ally openly with": "ally",
+    "ally openly": "ally",
     "break with": "break",
     "break alliance with": "break",
 }
@@ -138,7 +141,7 @@ def read_ability(line: str) -> Ability | LineError | None:
         kind = _ABILITY_WORDS.get(" ".join(words[:size]))
         if kind is not None:
             try:
-                return _arguments(kind, words[size:])
+                return replace(_arguments(kind, words[size:]), openly="openly" in words[:size])
             except _Unread as e:
                 return LineError(line.strip(), e.reason, e.suggestion)
     return None
@@ -151,13 +154,16 @@ def _arguments(kind: AbilityKind, words: list[str]) -> Ability:
             raise _Unread("say “rage on” or “rage off”")
         return Ability("rage", on=words == ["on"])
     faction = system = ""
-    rest = list(words)
+    rest = list(
+        words[1:] if words[:1] == ["the"] and "faction" in wanted else words
+    )  # "ally with the klingons"
     if "faction" in wanted:
         if not rest:
             raise _Unread(f"name a faction ({', '.join(f.lower() for f in FACTIONS)})")
-        named = faction_named(rest.pop(0))
+        rest_word = rest.pop(0)
+        named = faction_named(rest_word)
         if named is None:
-            raise _Unread(f"there is no faction “{words[0]}”; the factions: {', '.join(FACTIONS)}")
+            raise _Unread(f"there is no faction “{rest_word}”; the factions: {', '.join(FACTIONS)}")
         faction = named
     if "system" in wanted:
         system = _system(" ".join(rest), kind, faction)

@@ -12,15 +12,19 @@ from dataclasses import dataclass, field, replace
 
 from engine.diplomacy import (
     AdjustmentOrder,
+    Bounced,
     Build,
     Convoy,
     Disband,
+    Dislodged,
     Hold,
     Move,
     MovementOrder,
     Position,
+    Reason,
     Retreat,
     Support,
+    SupportCut,
     Unit,
     Waive,
     resolve_adjustments,
@@ -31,12 +35,27 @@ from engine.diplomacy import (
 from engine.diplomacy._json import reason_text
 from engine.diplomacy._map import Modifiers
 from engine.diplomacy._orders import Order
-from engine.diplomacy._phases import after_movement, update_ownership
+from engine.diplomacy._phases import after_movement, end_of_season, update_ownership
 from engine.diplomacy._results import OrderResult
 from engine.startrek._factions import MAP, VARIANT, nearest_free_home
 from engine.startrek._text import Ability, display
 
 BRIBE, SABOTAGE, PURCHASE = 20, 30, 50
+PRICES = {"bribe": BRIBE, "sabotage": SABOTAGE, "buy": PURCHASE}  # in the order latinum is spent
+PRICED = {"bribe": "a bribe", "sabotage": "sabotage", "buy": "a centre"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One order's outcome. ``vague`` is the reason without the systems ``reason`` names, for a
+    viewer under the fog of war who cannot see them."""
+
+    faction: str
+    order: str
+    result: str  # succeeds | fails | illegal
+    reason: str | None = None
+    vague: str | None = None
+    spent: bool = False  # the reason tells of Ferengi spending (sabotage)
 
 
 @dataclass
@@ -47,9 +66,7 @@ class Turn:
     latinum: int
     used: set[str]
     rage: bool
-    results: list[tuple[str, str, str, str | None]] = field(
-        default_factory=list
-    )  # faction, order, verdict, why
+    results: list[Verdict] = field(default_factory=list)
     effects: list[tuple[str, Ability, str, str]] = field(
         default_factory=list
     )  # faction, line, effect, refusal
@@ -65,7 +82,20 @@ class Turn:
     def record(self, results: Sequence[OrderResult]) -> None:
         for r in results:
             verdict = "succeeds" if r.succeeded else ("illegal" if r.illegal else "fails")
-            self.results.append((_power(r.order), display(r.order), verdict, reason_text(r.reason)))
+            why = reason_text(r.reason)
+            self.results.append(Verdict(_power(r.order), display(r.order), verdict, why, _vague(r.reason)))
+
+
+def _vague(reason: Reason | None) -> str | None:
+    """A reason as told to whoever cannot see the units it names (the fog of war)."""
+    match reason:
+        case Bounced():
+            return "bounced"
+        case Dislodged():
+            return "dislodged"
+        case SupportCut():
+            return "support cut"
+    return reason_text(reason)
 
 
 def _power(order: Order) -> str:
@@ -93,19 +123,23 @@ def movement_turn(
     kept: dict[Unit, MovementOrder] = {}
     for order in orders:
         if off_layer(order):
-            turn.results.append(
-                (order.unit.power, display(order), "illegal", "illegal: support off its layer")
-            )
+            illegal = "illegal: support off its layer"
+            turn.results.append(Verdict(order.unit.power, display(order), "illegal", illegal, illegal))
             continue
         why = "sabotaged" if order.unit in sabotaged else _frozen_out(order, frozen, position)
         if why:
-            turn.results.append((order.unit.power, display(order), "fails", why))
+            spent = order.unit in sabotaged
+            turn.results.append(Verdict(order.unit.power, display(order), "fails", why, why, spent))
         else:
             kept[order.unit] = order
     raging = frozenset({"Klingon"} if turn.rage else ())
     phase_map = replace(MAP, modifiers=Modifiers(immune=immune, raging=raging))
     moved = resolve_movement(phase_map, position, kept, seasons=VARIANT.seasons)
     turn.record(moved.results)
+    for d in moved.dislodged:  # a unit without an order the adjudicator saw held: say what befell it
+        if d.unit not in kept:
+            why = reason_text(Dislodged(d.attacker_from))
+            turn.results.append(Verdict(d.unit.power, display(Hold(d.unit)), "fails", why, "dislodged"))
     units, dislodged = list(moved.units), list(moved.dislodged)
     for d in moved.dislodged:
         if d.unit.power == "Gorn" and not retreat_options(MAP, moved.position, d):
@@ -177,7 +211,7 @@ def _sabotage(
         (o for o in orders if o.unit.power == line.faction and o.unit.province == line.system), None
     )
     if turn.latinum < SABOTAGE:
-        turn.refuse("Ferengi", line, f"sabotage costs {SABOTAGE} latinum")
+        turn.refuse("Ferengi", line, f"{PRICED['sabotage']} costs {SABOTAGE} latinum")
     elif target is None or isinstance(target, Hold):
         turn.refuse("Ferengi", line, f"no {line.faction} order for a unit at {line.system} to sabotage")
     else:
@@ -233,7 +267,7 @@ def _purchase(turn: Turn, abilities: Mapping[str, Sequence[Ability]]) -> None:
     elif position.owner(line.system) is not None:
         turn.refuse("Ferengi", line, f"{line.system} is not neutral")
     elif turn.latinum < PURCHASE:
-        turn.refuse("Ferengi", line, f"a centre costs {PURCHASE} latinum")
+        turn.refuse("Ferengi", line, f"{PRICED['buy']} costs {PURCHASE} latinum")
     else:
         turn.latinum -= PURCHASE
         centres = dict(position.supply_centers)
@@ -245,11 +279,23 @@ def _purchase(turn: Turn, abilities: Mapping[str, Sequence[Ability]]) -> None:
 # --- retreats and adjustments --------------------------------------------------------------------
 
 
-def retreat_turn(turn: Turn, orders: Sequence[Order]) -> None:
+def retreat_turn(turn: Turn, orders: Sequence[Order], rng: random.Random) -> None:
+    """Diplomacy's retreats, then the Gorn roll for each Gorn unit whose retreat failed (rulings:
+    every Gorn unit destroyed after being dislodged; a chosen disband is not)."""
     retreats = {o.unit: o for o in orders if isinstance(o, (Retreat, Disband))}
     result = resolve_retreats(MAP, turn.position, retreats, seasons=VARIANT.seasons)
     turn.record(result.results)
-    turn.position = result.position
+    failed = {
+        r.order.unit.province for r in result.results if isinstance(r.order, Retreat) and not r.succeeded
+    }
+    units = list(turn.position.units + result.retreated)
+    for unit in result.disbanded:
+        if unit.power == "Gorn" and unit.province in failed:
+            place = _gorn_roll(turn, unit, rng, units)
+            if place is not None:
+                units.append(Unit("Gorn", unit.type, place))
+    after = replace(turn.position, units=tuple(sorted(units)), dislodged=())
+    turn.position = end_of_season(MAP, after, seasons=VARIANT.seasons)
 
 
 def adjustment_turn(turn: Turn, orders: Sequence[Order], rng: random.Random) -> None:

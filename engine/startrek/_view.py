@@ -1,0 +1,51 @@
+"""What a player is shown besides the report: the order form for the phase (only to a player who may
+send orders in it) and the welcome's word on their faction."""
+
+from __future__ import annotations
+
+from engine.diplomacy import DislodgedUnit, adjustment_due, retreat_options
+from engine.startrek._events import FactionDealt
+from engine.startrek._factions import ABILITIES, MAP
+from engine.startrek._state import StarTrekState
+from engine.startrek._text import unit_text
+
+ALLIANCES = (
+    "# Alliance: `ally with <faction>`, secret, counts once they name you too;",
+    "#   `ally openly with <faction>`: public once both say so; `break with <faction>`.",
+)
+
+
+def order_form(state: StarTrekState, player: str, label: str) -> list[str]:
+    faction, position = state.factions[player], state.position
+    kind = position.phase.kind
+    lines = [f"# Orders for the {faction}, {label} (lines starting with # are ignored)."]
+    if state.held is not None:
+        lines.append("# Intelligence window: your orders given at the deadline stand; a line here")
+        lines.append("# replaces the one for the same unit or ability. They were:")
+        lines += [f"#   {line}" for line in (state.held.get(player) or ("(none: units hold)",))]
+    elif kind == "movement":
+        lines += [f"{unit_text(u)} H" for u in position.units_of(faction)]
+        lines.append("# Move: ship <system> - <system>   Support: ship <system> S troop <system> - <system>")
+        lines.append(f"# Your ability: {ABILITIES[faction]}")
+    elif kind == "retreat":
+        lines += [_retreat_line(state, d) for d in position.dislodged if d.unit.power == faction]
+    else:
+        due = adjustment_due(MAP, position, faction)
+        lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
+    return lines + list(ALLIANCES)
+
+
+def _retreat_line(state: StarTrekState, dislodged: DislodgedUnit) -> str:
+    options = sorted(retreat_options(MAP, state.position, dislodged))
+    unit = unit_text(dislodged.unit)
+    if not options:
+        return f"{unit} D   # no retreat is possible"
+    return f"{unit} D   # or {unit} R <system>, one of: {', '.join(options)}"
+
+
+def welcome(state: StarTrekState) -> list[FactionDealt]:
+    """Each player's faction and ability, told to that player alone."""
+    return [
+        FactionDealt(faction=f, ability=ABILITIES[f], audience=frozenset({p}))
+        for p, f in state.factions.items()
+    ]
