@@ -29,10 +29,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.run(args))
-    except (CourierError, KeyError, ValueError, OSError) as e:
-        message = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"courier: {message}", file=sys.stderr)
+    except CourierError as e:
+        print(f"courier: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a bug, or a file the operator must fix: one line, -vv shows where
+        if args.verbose > 1:
+            raise
+        print(f"courier: {_one_line(e)}", file=sys.stderr)
+        return 2 if isinstance(e, KeyError | ValueError | OSError) else 3
+
+
+def _one_line(error: Exception) -> str:
+    if isinstance(error, OSError) and error.filename:
+        return f"{error.filename}: {error.strerror or error}"
+    text = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+    known = isinstance(error, KeyError | ValueError | OSError)
+    return text if known else f"unexpected {type(error).__name__}: {text} (run with -vv for the traceback)"
 
 
 def _parser() -> argparse.ArgumentParser:

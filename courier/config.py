@@ -17,16 +17,23 @@ from typing import Any
 
 from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
-from courier.errors import CourierError
+from courier.errors import ConfigError
 from courier.schedule import Schedule, ScheduleError, parse_duration
 from courier.screenful import printable
+from courier.settings_shape import check_shape
 from courier.unknown_keys import unknown_config_keys, unknown_deployment_keys
 from engine import find_ruleset
 from engine.core import ConfigDefaults, OptionChecked, Ruleset
 
-
-class ConfigError(CourierError):
-    """An operator's mistake in a config file or sheet; the message says what to fix."""
+__all__ = [
+    "ConfigError",
+    "Deployment",
+    "GameConfig",
+    "GameSource",
+    "Player",
+    "game_config",
+    "load_deployment",
+]
 
 
 @dataclass(frozen=True)
@@ -93,8 +100,15 @@ def load_deployment(path: Path) -> Deployment:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file; `courier init` writes a starter one") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {e.object[e.start]:#x} at position {e.start}); save it as UTF-8"
+        ) from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot be read: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from e
+    check_shape(data, path)
     base = path.resolve().parent
 
     def local(value: str) -> Path:

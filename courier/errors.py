@@ -11,3 +11,7 @@ class CourierError(Exception):
 
 class JournalError(CourierError):
     """The journal cannot be trusted: unreadable, damaged, or missing for a game already running."""
+
+
+class ConfigError(CourierError):
+    """An operator's mistake in a config file or sheet; the message says what to fix."""

@@ -7,6 +7,7 @@ projections of this file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -142,6 +143,22 @@ def _damaged(path: Path, error: sqlite3.DatabaseError) -> str:
     )
 
 
+def _unwritable(path: Path, error: sqlite3.OperationalError) -> str:
+    text = str(error)
+    if "full" in text:
+        fix = "free some space on that disk"
+    elif "readonly" in text or "read-only" in text or "unable to open" in text:
+        fix = (
+            f"give this user write access to {path.parent} and to the journal and its -wal and -shm"
+            " files (chown or chmod)"
+        )
+    elif "locked" in text:
+        fix = "another program holds it (a second courier, a database browser): close it"
+    else:
+        fix = "check the disk and the file's permissions"
+    return f"the journal {path} cannot be written ({text}): {fix}; nothing was lost, run the tick again"
+
+
 def _ts(dt: datetime) -> str:
     if dt.tzinfo is None:
         raise ValueError("the journal stores aware datetimes only")
@@ -158,14 +175,20 @@ class Journal:
     def __init__(self, path: Path, *, create: bool = True) -> None:
         if not create and not path.exists():
             raise JournalError(f"no journal at {path}: check state_dir in the deployment file")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            # Created 0600: the journal holds every player's orders and the games' secret seeds.
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                # Created 0600: the journal holds every player's orders and the games' secret seeds.
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError as e:
+            raise JournalError(f"cannot create the journal {path}: {e.strerror}; check state_dir") from e
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
         try:
             self._open()
+        except sqlite3.OperationalError as e:  # the file is fine; this user or this disk is not
+            self.db.close()
+            raise JournalError(_unwritable(path, e)) from e
         except sqlite3.DatabaseError as e:
             self.db.close()
             raise JournalError(_damaged(path, e)) from e
@@ -193,13 +216,19 @@ class Journal:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
+        """All or nothing. A journal that cannot be written (read-only, disk full) is one clear
+        ``JournalError``; what was committed before stays, and the next tick goes on from it."""
         try:
+            self.db.execute("BEGIN IMMEDIATE")
             yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("COMMIT")
+        except BaseException as e:
+            if self.db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+            if isinstance(e, sqlite3.OperationalError):
+                raise JournalError(_unwritable(self.path, e)) from e
             raise
-        self.db.execute("COMMIT")
 
     # --- inputs ---------------------------------------------------------------------------------
 

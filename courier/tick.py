@@ -17,6 +17,7 @@ from pathlib import Path
 from courier import faults
 from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
+from courier.backends.files import sweep_temporaries
 from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.guards import refuse_lost_journal
@@ -93,6 +94,7 @@ def run_tick(
 
 
 def _steps(tick: Tick, *, send: bool) -> None:
+    _sweep_temporaries(tick.deployment)
     load_games(tick)
     if refuse_lost_journal(tick):
         if send:
@@ -122,6 +124,17 @@ def _report_broken_templates(tick: Tick) -> None:
         notice = f"{problem}. Courier used its built-in template instead, so no mail waits; fix yours."
         log.warning("%s", notice)
         tick.tell_organiser(None, tick.deployment.organiser, notice)
+
+
+def _sweep_temporaries(deployment: Deployment) -> None:
+    """Files a killed tick was writing (the files outbox, a local workbook) are never half there: the
+    rename did not happen. Their temporary copies are removed here."""
+    folders = {Path(g.workbook).parent: 0 for g in deployment.games if g.workbook is not None}
+    if deployment.outbox.get("type", "files") == "files" and "path" in deployment.outbox:
+        folders[Path(deployment.outbox["path"])] = 1  # one folder per recipient
+    for folder, depth in folders.items():
+        for path in sweep_temporaries(folder, depth=depth):
+            log.info("removed %s, left by an interrupted write", path)
 
 
 def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:

@@ -8,6 +8,7 @@ import os
 import re
 import secrets
 import stat
+import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -17,7 +18,7 @@ from typing import BinaryIO
 
 from courier.backends.base import PermanentError, TransientError
 
-__all__ = ["EmlDirectory", "atomic_writer"]
+__all__ = ["EmlDirectory", "atomic_writer", "sweep_temporaries"]
 
 _NUMBERED = re.compile(r"^(\d+)-.*\.eml$")
 
@@ -42,6 +43,26 @@ def atomic_writer(path: Path) -> Iterator[BinaryIO]:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")
+
+
+def sweep_temporaries(folder: Path, *, depth: int = 0, older_than: float = 60.0) -> list[Path]:
+    """Remove what a kill during ``atomic_writer`` left behind (``.NAME.xxxxxxxx.tmp``), in
+    ``folder`` and ``depth`` levels below it; only files older than ``older_than`` seconds, so a
+    write in progress elsewhere is left alone. Returns what was removed."""
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    cutoff = time.time() - older_than
+    for entry in folder.iterdir():
+        if entry.is_dir() and depth > 0 and not entry.name.startswith("."):
+            removed += sweep_temporaries(entry, depth=depth - 1, older_than=older_than)
+        elif _TEMPORARY.match(entry.name) and entry.is_file() and entry.stat().st_mtime < cutoff:
+            entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed
 
 
 def _fsync_dir(folder: Path) -> None:
