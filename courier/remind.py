@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from courier.context import LoadedGame, Tick
+from courier.control import away
 from courier.newcomers import participants
 
 
@@ -19,6 +20,7 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     ruleset = loaded.config.ruleset
     state = ruleset.from_json(row.state)
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
+    silent -= away(tick.journal, row.id, tick.now)  # told us they are away: no reminders meanwhile
     with tick.journal.transaction() as db:
         for player in participants(loaded.config, row):
             if player.name not in silent:

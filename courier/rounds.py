@@ -13,8 +13,10 @@ from courier import faults
 from courier.backups import backup_journal
 from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick
+from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
+from courier.players import absent_players
 from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json, rng_for
 
 log = logging.getLogger(__name__)
@@ -38,10 +40,15 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     """When the round closes: its deadline if passed, now if everyone answered early, else None."""
     if row.deadline is not None and tick.now >= row.deadline:
         return row.deadline
+    settings = control(tick.journal, row.id)
+    if settings.get("paused"):
+        return None
+    if settings.get("process") == row.phase_key:  # the organiser's `process now`
+        return tick.now
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = ruleset.awaiting(ruleset.from_json(row.state))
+    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - absent_players(tick, row)
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -56,7 +63,7 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
     standing = tick.journal.standing(row.id, row.phase_key)
     submissions: dict[str, Submission] = {}
     for player in sorted(ruleset.awaiting(state)):
-        if player in standing:
+        if player in standing and player not in kicked(row):  # a seat that left plays the default
             submissions[player] = Submission.from_json(standing[player][0])
         else:
             submissions[player] = ruleset.default(
@@ -81,6 +88,7 @@ def report_recipients(
 
 def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime) -> None:
     config = loaded.config
+    prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
     submissions = final_submissions(tick, loaded, row)
@@ -111,12 +119,12 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
                 events=resolution.events,
                 submissions=submissions,
                 outcome=outcome,
-                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+                key=f"{prefix}/report/{player.name}",
             ),
         )
         for player in report_recipients(config, row, resolution.state, resolution.events, outcome)
     ]
-    arbiter_key = f"{row.id}/{row.phase_key}/report/organiser"
+    arbiter_key = f"{prefix}/report/organiser"
     arbiter = tick.mailer.organiser_report(
         config,
         loaded.organiser,
@@ -152,7 +160,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
             kind = "game_over" if outcome else "report"
             tick.queue(
                 db,
-                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+                key=f"{prefix}/report/{player.name}",
                 message=message,
                 game=row.id,
                 kind=kind,

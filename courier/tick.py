@@ -19,6 +19,7 @@ from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
+from courier.control import with_seats
 from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
@@ -156,6 +157,7 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
         good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
         if tick.journal.meta(f"config/{source.id}") != good:
             tick.journal.set_meta(f"config/{source.id}", good)
+    config = with_seats(config, tick.journal.game(source.id))  # substitutes take their seats
     for warning in config.warnings:
         tick.warn_once(source.id, source.organiser, warning)
     zone = config.schedule.timezone.key
