@@ -123,8 +123,8 @@ def test_process_now_resolves_at_the_next_tick(table: Table) -> None:
 
 
 def test_rollback_reopens_a_round_with_the_orders_then_standing(table: Table) -> None:
-    for name, orders in {"Agatha": "loot", "Barney": "attack Agatha"}.items():
-        table.order(name, orders)
+    for name, text in {"Agatha": "loot", "Barney": "attack Agatha"}.items():
+        table.order(name, text)
     table.tick(at(0, 20, 5))
     table.order("Celeste", "defend")
     table.tick(at(1, 20, 5))
