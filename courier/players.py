@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,7 @@ class Asked:
     item: Input
     answers: list[str]
     block: str = ""
+    more: list[str] = field(default_factory=list)  # lines that follow the command's own answer
 
     @property
     def config(self) -> GameConfig:
@@ -74,6 +75,8 @@ def player_commands(
                 if command.verb not in ANSWER:
                     raise Refused(f"`{command.verb}` is the organiser's command")
                 asked.answers.append(f"{command.line}: {ANSWER[command.verb](asked, command)}")
+                asked.answers.extend(asked.more)
+                asked.more.clear()
             except Refused as e:
                 asked.answers.append(f"{command.line}: refused, {e}. Nothing changed.")
         key = f"answer/{item.id}"
@@ -124,7 +127,7 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
     lines = [
         f"Phase: {ruleset.phase(state).label}. Deadline: {when}.",
         "Your orders on file: " + ("; ".join(orders) if orders else "none yet."),
-        "Not written yet: " + (", ".join(silent) if silent else "nobody."),
+        "Not written yet: " + (", ".join(silent) if silent else "nobody") + ".",
         "Your view of the game, as the order form shows it:",
     ]
     return lines, ruleset.order_template(state, player.name)
@@ -132,15 +135,15 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
 
 def _status(asked: Asked, command: Command) -> str:
     lines, block = status_lines(asked.step.tick, asked.config, asked.step.row, asked.player)
-    asked.answers.extend(lines)
+    asked.more.extend(lines)
     asked.block = block
-    return "below."
+    return "where you stand"
 
 
 def _help(asked: Asked, command: Command) -> str:
     row = asked.step.row
     ruleset = asked.config.ruleset
-    asked.answers.extend(
+    asked.more.extend(
         [
             "Orders: one a line, in the form below (it is filled in from your own position).",
             "Commands, each on a line of its own at the top of a mail:",
@@ -149,7 +152,7 @@ def _help(asked: Asked, command: Command) -> str:
     )
     if not row.finished:
         asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
-    return "below."
+    return "how to play by mail"
 
 
 # --- leaving and absence ---------------------------------------------------------------------------
@@ -177,7 +180,7 @@ def _away(asked: Asked, command: Command) -> str:
         raise Refused(f"{command.until} has passed already")
     absent = {**control(step.tick.journal, step.row.id).get("away", {}), name: until.isoformat()}
     step.control(away=absent)
-    moved = _extend_for(asked, until)
+    moved = _extend_for(asked)
     step.tell_all(f"{name} is away for a while.{moved}")
     step.history(f"{name} is away")
     if moved:
@@ -185,18 +188,29 @@ def _away(asked: Asked, command: Command) -> str:
     return "noted. Until then your seat plays the game's default when you send nothing."
 
 
-def _extend_for(asked: Asked, until: datetime) -> str:
-    """With Config `away` = extend, the deadline moves to the player's return, at most `away_limit`
-    (default 7d) later than it was."""
-    step, settings = asked.step, asked.config.commands
-    if settings.get("away", "default") != "extend" or step.row.deadline is None:
+def _extend_for(asked: Asked) -> str:
+    step = asked.step
+    if step.row.deadline is None:
         return ""
-    limit = parse_duration(settings.get("away_limit", "7d"))
-    deadline = min(until, step.row.deadline + limit)
+    deadline = away_deadline(step.tick, asked.config, step.row, step.row.deadline)
     if deadline <= step.row.deadline:
         return ""
     step.save(deadline=deadline)
     return f" The deadline moves to {step.when(deadline)}."
+
+
+def away_deadline(tick: Tick, config: GameConfig, row: GameRow, deadline: datetime) -> datetime:
+    """With Config `away` = extend, a deadline that falls while a player is away moves to their
+    return, at most `away_limit` (default 7d) later; otherwise it stays."""
+    if config.commands.get("away", "default") != "extend":
+        return deadline
+    limit = parse_duration(config.commands.get("away_limit", "7d"))
+    returns = [
+        datetime.fromisoformat(when)
+        for name, when in control(tick.journal, row.id).get("away", {}).items()
+        if name not in kicked(row) and datetime.fromisoformat(when) > deadline
+    ]
+    return min(max(returns), deadline + limit) if returns else deadline
 
 
 # --- press -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from courier.context import LoadedGame, Tick
 from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
-from courier.players import absent_players
+from courier.players import absent_players, away_deadline
 from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json, rng_for
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
+    if deadline is not None:  # a player away, where absence extends deadlines
+        deadline = away_deadline(tick, config, row, deadline)
     new_row = GameRow(
         id=row.id,
         ruleset=row.ruleset,
