@@ -31,6 +31,7 @@ from courier.publish import publish_game
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
 from courier.send import drain_outbox
+from courier.settings_changed import tell_changes
 from engine.core import rng_for
 
 log = logging.getLogger(__name__)
@@ -153,9 +154,11 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
             snapshot, config=stored["config"], players=stored["players"], config_cells={}, player_rows=[]
         )
         config = game_config(source, snapshot)
+        stored = None
     else:
         good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
-        if tick.journal.meta(f"config/{source.id}") != good:
+        stored = tick.journal.meta(f"config/{source.id}")
+        if stored != good:
             tick.journal.set_meta(f"config/{source.id}", good)
     config = with_seats(config, tick.journal.game(source.id))  # substitutes take their seats
     for warning in config.warnings:
@@ -164,7 +167,10 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
     if source.workbook is not None and zone != "UTC":  # a local file's form times are in the game's zone
         workbook = open_workbook(source, tick.deployment, timezone=zone)
         snapshot = replace(snapshot, responses=workbook.read().responses)
-    return LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
+    loaded = LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
+    if stored is not None and stored != good:
+        tell_changes(tick, loaded, stored)
+    return loaded
 
 
 # --- ingest: raw first, then mark ------------------------------------------------------------------
