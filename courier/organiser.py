@@ -78,10 +78,12 @@ class Step:
         ruleset = self.loaded.config.ruleset
         return ruleset.phase(ruleset.from_json(self.row.state)).label
 
-    def seat(self, name: str) -> str:
-        """The seat a name means: a player's name, a nickname, or a substitute's own name."""
+    def seat(self, name: str, *, left_too: bool = False) -> str:
+        """The seat a name means: a player's name, a nickname, or a substitute's own name (with
+        ``left_too``, also a seat whose player left: a substitute may take it)."""
         wanted = name.strip().casefold()
-        for player in participants(self.loaded.config, self.row):
+        row = replace(self.row, setup={**self.row.setup, "kicked": []}) if left_too else self.row
+        for player in participants(self.loaded.config, row):
             names = {player.name, *player.nicknames, seat_label(self.row, player.name)}
             if wanted in {n.casefold() for n in names}:
                 return player.name
@@ -282,14 +284,15 @@ def _rollback(step: Step, command: Command) -> str:
 
 def _replace(step: Step, command: Command) -> str:
     step.running()
-    seat = step.seat(command.name)
+    seat = step.seat(command.name, left_too=True)
     config = step.loaded.config
     taken = config.player_by_email(command.email)
     if taken is not None:
         raise Refused(f"{command.email} already plays {taken.name}")
     old = next(p for p in config.players if p.name == seat)
     seats = {**step.row.setup.get("seats", {}), seat: {"email": command.email, "name": command.new_name}}
-    setup = {**step.row.setup, "seats": seats}
+    back = sorted(kicked(step.row) - {seat})  # a seat left empty is filled again
+    setup = {**step.row.setup, "seats": seats, "kicked": back}
     Journal.set_setup(step.db, step.row.id, setup)
     step.row = replace(step.row, setup=setup)
     step.loaded.config = new_config = with_seats(config, step.row)

@@ -317,3 +317,23 @@ def test_the_address_a_substitute_takes_is_shown_nowhere_public(table: Table) ->
     ]
     assert not any("emmett@" in c for c in cells)
     assert address("Darcy") not in " ".join(cells)
+
+
+def test_a_substitute_fills_the_seat_of_a_player_who_resigned(table: Table) -> None:
+    table.order("Darcy", "resign")
+    table.tick(at(0, 9))
+    table.order("Darcy", "resign confirm")
+    table.tick(at(0, 10))
+    command(table, "replace Darcy with emmett@players.test")
+    table.tick(at(0, 11))
+    assert "plays Darcy from now on" in answer(table)
+    table.mail("emmett@players.test", "loot")
+    table.tick(at(0, 20, 5))
+    journal = table.journal()
+    try:
+        submitted = journal.rounds("truce-1")[0]["submissions"]["Darcy"]["orders"]
+    finally:
+        journal.close()
+    assert submitted == ["loot"]
+    assert "report" in kinds(table, "emmett@players.test")
+    replays(table)
