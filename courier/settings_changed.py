@@ -38,12 +38,10 @@ def tell_changes(tick: Tick, loaded: LoadedGame, stored: str) -> None:
     if row is None or row.finished:
         return
     before, after = json.loads(stored), loaded.snapshot
-    lines = changed_lines(before["config"], after.config)
-    if before["players"] != after.players:
-        lines.append("The Players tab changed: addresses, nicknames and secrets count from now on.")
+    lines = changed_lines(before["config"], after.config)  # the Players tab has its own news (newcomers)
     if not lines:
         return
-    digest = hashlib.sha256(json.dumps([before, after.config, after.players]).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps([before["config"], after.config]).encode()).hexdigest()[:16]
     key = f"{row.id}/settings/{digest}"
     message = tick.mailer.answer(
         loaded.config, to=loaded.organiser, name="organiser", topic="Settings changed", lines=lines, key=key
