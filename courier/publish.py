@@ -24,6 +24,7 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     row = tick.journal.game(loaded.config.id)
     if row is None:
         return
+    show_substitutes(loaded, row)
     ledger = ledger_table(tick, loaded, row)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
@@ -31,6 +32,24 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
         return
     loaded.workbook.write_public(ledger=ledger, history=history)
     tick.journal.set_meta(f"published/{row.id}", digest)
+
+
+def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
+    """The Players tab shows each substitute in the seat's row: their address (the old one no longer
+    counts), their name as a nickname, no secret. Written only while the tab shows otherwise."""
+    seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
+    shown = {p.get("name", ""): p for p in loaded.snapshot.players}
+    changes = {
+        seat: {
+            "email": info["email"],
+            "secret": "",
+            **({"nickname": info["name"]} if info.get("name") else {}),
+        }
+        for seat, info in seats.items()
+        if seat in shown and shown[seat].get("email", "").lower() != info["email"]
+    }
+    if changes:
+        loaded.workbook.update_players(changes)
 
 
 def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]]:

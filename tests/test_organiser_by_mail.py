@@ -174,6 +174,9 @@ def test_a_substitute_takes_a_seat_and_the_old_address_stops_counting(table: Tab
         journal.close()
     assert submitted == ["defend"]
     assert "Substitute: Emmett (for Darcy) takes over Darcy's seat" in history(table)
+    players = list(load_workbook(table.root / "truce-1.xlsx")["Players"].iter_rows(values_only=True))
+    darcy = next(row for row in players if row[0] == "Darcy")
+    assert darcy[1] == "emmett@players.test" and "Emmett" in darcy  # the Players tab shows the change
     replays(table)
 
 
