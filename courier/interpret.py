@@ -125,7 +125,9 @@ def _letter(tick: Tick, item: Input) -> Letter:
 
 def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
     organised = organiser_of(tick, letter.sender)
-    if organised and first_verb(SECRET_LINE.sub("", letter.text)) in ORGANISER_VERBS:
+    verb = first_verb(SECRET_LINE.sub("", letter.text))
+    plays = any(g.config.player_by_email(letter.sender) for g in tick.games.values())
+    if organised and (verb in ORGANISER_VERBS or (verb == "help" and not plays)):
         _organiser_mail(tick, item, letter, organised)
         return
     playing = {gid: g for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)}

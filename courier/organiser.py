@@ -17,7 +17,7 @@ from email.utils import parseaddr
 
 from courier import faults
 from courier.backups import backup_journal
-from courier.commands import Command, CommandError, parse_commands, until_time
+from courier.commands import ORGANISER_SYNTAX, Command, CommandError, parse_commands, until_time
 from courier.config import GameConfig
 from courier.context import LoadedGame, Tick
 from courier.control import control, kicked, put_control, round_key, seat_label, with_seats
@@ -388,6 +388,10 @@ def _message_all(step: Step, command: Command) -> str:
     return "done. Every player has your message."
 
 
+def _help(step: Step, command: Command) -> str:
+    return "the organiser's commands, one a line: " + "; ".join(ORGANISER_SYNTAX) + "."
+
+
 def _until(step: Step, command: Command) -> datetime | None:
     if not command.until:
         return None
@@ -412,4 +416,5 @@ APPLY: dict[str, Callable[[Step, Command], str]] = {
     "kick": _kick,
     "end": _end,
     "message": _message_all,
+    "help": _help,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from courier.config import Deployment
+from courier.control import paused
 from courier.journal import Journal
 from courier.render import format_columns
 from engine import find_ruleset
@@ -21,7 +22,9 @@ def status_table(deployment: Deployment) -> str:
                 [
                     game.id,
                     ruleset.title,
-                    "finished" if game.finished else ruleset.phase(state).label,
+                    "finished"
+                    if game.finished
+                    else ruleset.phase(state).label + (" (paused)" if paused(journal, game.id) else ""),
                     game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
                     ", ".join(awaited) or "—",
                 ]

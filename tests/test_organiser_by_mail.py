@@ -340,3 +340,15 @@ def test_a_substitute_fills_the_seat_of_a_player_who_resigned(table: Table) -> N
     assert submitted == ["loot"]
     assert "report" in kinds(table, "emmett@players.test")
     replays(table)
+
+
+def test_the_organiser_asks_for_help_and_status_shows_a_pause(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command(table, "help")
+    command(table, "pause")
+    table.tick(at(0, 9))
+    helped = [text_of(m) for m in table.sent(ORGANISER) if m["X-Courier-Kind"] == "answer"]
+    assert any("the organiser's commands, one a line: pause; resume" in text for text in helped)
+    assert cli(table, "status") == 0
+    assert "Round 1 of 3 (paused)" in capsys.readouterr().out
