@@ -107,7 +107,7 @@ def parse_line(line: str) -> Command:
 
 def _bare(verb: str, *allowed: str) -> _Reader:
     def read(line: str, rest: str) -> Command:
-        if rest.lower().rstrip(".!") not in ("", *allowed):
+        if verb != "help" and rest.lower().rstrip(".!?") not in ("", *allowed):  # "Help! what now?" is help
             raise CommandError(f"“{line}”: `{verb}` takes nothing after it here")
         return Command(verb, line)
 
@@ -141,7 +141,8 @@ def _rollback(line: str, rest: str) -> Command:
 
 
 def _replace(line: str, rest: str) -> Command:
-    match = re.fullmatch(r"(.+?)\s+with\s+(\S+)(?:\s+as\s+(.+))?", rest, re.I)
+    # The address bare or as a mail client writes it: "Emmett <emmett@example.org>".
+    match = re.fullmatch(r"(.+?)\s+with\s+([^<\s]*\s*<[^>]+>|\S+)(?:\s+as\s+(.+))?", rest, re.I)
     address = parseaddr(match.group(2))[1].lower() if match else ""
     if not match or "@" not in address:
         raise CommandError(f"“{line}”: write e.g. replace Darcy with emmett@example.org as Emmett")
