@@ -172,4 +172,4 @@ def test_a_command_with_a_mistake_is_answered_and_changes_nothing(table: Table) 
 def test_a_cry_for_help_gets_help(table: Table) -> None:
     table.order("Celeste", "Help! What do I write?")
     table.tick(at(0, 9))
-    assert "help: how to play by mail" in last(table, "Celeste", "answer")
+    assert "Help! What do I write?: how to play by mail" in last(table, "Celeste", "answer")
