@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     text TEXT NOT NULL,
     parsed TEXT NOT NULL,                 -- JSON Submission as parsed from this message
     standing TEXT NOT NULL,               -- JSON Submission that stands after it
-    kind TEXT NOT NULL DEFAULT 'orders',  -- 'orders', or 'join' (text = the newcomer's role)
+    kind TEXT NOT NULL DEFAULT 'orders',  -- 'orders', 'join' (text = the role), 'amend' (JSON option)
     void INTEGER NOT NULL DEFAULT 0       -- 1: its phase was undone by a rollback
 );
 CREATE TABLE IF NOT EXISTS rounds (

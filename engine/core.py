@@ -222,7 +222,18 @@ class MailsOnlyAwaited(Protocol):
     mail_only_awaited: ClassVar[bool]
 
 
+@runtime_checkable
+class Amendable(Protocol):
+    """Optional: options the organiser may change mid-game by editing Config (Truce's ``rounds``,
+    Monarchs' ``turns``); ``ValueError`` says why a value cannot apply (fewer rounds than played)."""
+
+    amendable_options: ClassVar[frozenset[str]]
+
+    def amend(self, state: Any, option: str, value: Any) -> Any: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
+    Amendable,
     Illustrated,
     Opening,
     Joinable,
