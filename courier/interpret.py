@@ -59,7 +59,9 @@ class Letter:
 
 
 def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
-    for item in tick.journal.pending_inputs():
+    pending = tick.journal.pending_inputs()
+    pending.sort(key=lambda item: item.source != "cli")  # the organiser's CLI commands first (stable)
+    for item in pending:
         if item.source == "cli":
             run_cli_input(tick, item)
             continue
