@@ -257,6 +257,11 @@ def _rollback(step: Step, command: Command) -> str:
     record = rounds[index]
     journal, game = step.tick.journal, step.row.id
     later = [*keys[index + 1 :], *([step.row.phase_key] if step.row.phase_key not in keys else [])]
+    undone_joins = {a.player for k in later for a in journal.acts(game, k) if a.kind == "join"}
+    if undone_joins:  # a newcomer who joined in an undone phase joins again at the next tick
+        joined = [p for p in step.row.setup.get("joined", []) if p not in undone_joins]
+        Journal.set_setup(step.db, game, {**step.row.setup, "joined": joined})
+        step.row = replace(step.row, setup={**step.row.setup, "joined": joined})
     Journal.void_submissions(step.db, game, later)
     Journal.undo_rounds(step.db, game, keys[index:], at=step.tick.now)
     ruleset = step.loaded.config.ruleset

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from courier.backends.workbook import write_config
 from courier.journal import GameRow
 from courier.replay import replay_game
 from tests.conftest import Table, text_of
@@ -111,3 +112,25 @@ def test_a_game_lives_through_every_command(tmp_path: Path, kind: str) -> None:
     assert g.row().finished
     assert "game_over" in [m["X-Courier-Kind"] for m in table.sent("sub@players.test")]
     assert "game_over" not in [m["X-Courier-Kind"] for m in table.sent(last)]  # replaced: no more mail
+
+
+def test_a_rollback_past_a_newcomers_join_lets_them_join_again(tmp_path: Path) -> None:
+    table, names = make(tmp_path, "talossa")
+    table.tick(at(0, 8, 5))
+    table.tick(at(0, 20, 5))  # step 1 resolved
+    game = GAMES["talossa"]
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in game["players"].items()]
+    rows.append({"name": "Ed", "email": "ed@players.test", "role": "Edonia; purple; Köprü"})
+    write_config(table.root / "truce-1.xlsx", {k: str(v) for k, v in game["config"].items()}, rows)
+    table.tick(at(1, 9))  # Ed joins in step 2
+    table.mail(ORGANISER, "rollback to round 1", subject="[truce-1] commands")
+    table.tick(at(1, 10))  # back in step 1
+    table.tick(at(1, 11))  # Ed joins again, in step 1
+    g = Game(table)
+    assert g.rounds() == 0 and g.row().setup["joined"] == ["Ed"]
+    journal = table.journal()
+    try:
+        _, problems = replay_game(journal, "truce-1")
+    finally:
+        journal.close()
+    assert problems == []
