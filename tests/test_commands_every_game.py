@@ -115,7 +115,7 @@ def test_a_game_lives_through_every_command(tmp_path: Path, kind: str) -> None:
 
 
 def test_a_rollback_past_a_newcomers_join_lets_them_join_again(tmp_path: Path) -> None:
-    table, names = make(tmp_path, "talossa")
+    table, _ = make(tmp_path, "talossa")
     table.tick(at(0, 8, 5))
     table.tick(at(0, 20, 5))  # step 1 resolved
     game = GAMES["talossa"]
