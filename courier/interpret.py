@@ -149,7 +149,7 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if letter.refusal:
         _refuse(tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}.")
         return
-    text, secret_ok = _check_secret(letter, player)
+    text, secret_ok = check_secret(letter, player.secret)
     if not secret_ok:
         _refuse(tick, item, letter, loaded, "The message did not carry your secret (a line `secret: …`).")
         return
@@ -195,20 +195,22 @@ def _organiser_mail(tick: Tick, item: Input, letter: Letter, organised: dict[str
     tagged = [t for t in letter.tags if t in organised]
     if not tagged and len(organised) > 1:
         why = f"You organise several games; put the game's tag in the subject, one of {_names(organised)}."
-        return refuse_organiser(tick, item, letter, None, why)
+        return _refuse_organiser(tick, item, letter, None, why)
     loaded = organised[tagged[0] if tagged else next(iter(organised))]
     if letter.refusal:
-        return refuse_organiser(
+        return _refuse_organiser(
             tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}."
         )
     text, secret_ok = check_secret(letter, loaded.config.commands.get("organiser_secret", ""))
     if not secret_ok:
         why = "The message did not carry the organiser's secret (a line `secret: …`)."
-        return refuse_organiser(tick, item, letter, loaded, why)
+        return _refuse_organiser(tick, item, letter, loaded, why)
     run_commands(tick, input_id=item.id, loaded=loaded, text=text, in_reply_to=letter.message_id or None)
 
 
-def refuse_organiser(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame | None, reason: str) -> None:
+def _refuse_organiser(
+    tick: Tick, item: Input, letter: Letter, loaded: LoadedGame | None, reason: str
+) -> None:
     config = loaded.config if loaded else None
     message = tick.mailer.answer(
         config,
@@ -241,10 +243,6 @@ def _choose_game(tick: Tick, letter: Letter, playing: dict[str, LoadedGame]) -> 
 
 def _names(playing: dict[str, LoadedGame]) -> str:
     return ", ".join(f"[{gid}]" for gid in sorted(playing))
-
-
-def _check_secret(letter: Letter, player: Player) -> tuple[str, bool]:
-    return check_secret(letter, player.secret)
 
 
 def check_secret(letter: Letter, secret: str) -> tuple[str, bool]:

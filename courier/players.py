@@ -84,7 +84,7 @@ def player_commands(
             loaded.config,
             to=player.email,
             name=player.name,
-            topic=_topic(commands),
+            topic=_topic(commands) if commands or not replying else "Your reply to press",
             lines=asked.answers,
             block=asked.block,
             key=key,
@@ -273,7 +273,10 @@ def _relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
     step = asked.step
     author = replying["author"]
     target = next((p for p in participants(asked.config, step.row) if p.name == author), None)
-    if press_mode(asked.config) == "none" or target is None or author in kicked(step.row):
+    if press_mode(asked.config) == "none":
+        asked.answers.append("Your reply was not relayed: this game allows no press.")
+        return
+    if target is None or author in kicked(step.row):
         asked.answers.append("Your reply could not be relayed: its addressee is no longer in the game.")
         return
     if not text.strip():
