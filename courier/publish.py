@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from typing import Any
 
 from courier.backends._sheet_tables import shown_rows
 from courier.context import LoadedGame, Tick
+from courier.control import away, kicked
 from courier.journal import GameRow
 from courier.mails import seed_hash
 from courier.outage import history_notes
@@ -59,6 +61,7 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
     rows = ruleset.ledger(state)
     written = tick.journal.standing(row.id, row.phase_key).keys()
     awaited = ruleset.awaiting(state)
+    left, absent = kicked(row), away(tick.journal, row.id, tick.now)  # public: everybody was told
     headers = list(rows[0]) if rows else ["Player"]
     deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
     # The seed's hash is public from the start; the seed itself only once the game is over.
@@ -73,8 +76,20 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
             table.append(cells)
             continue
         name = entry.get("Player", "")
-        table.append([*cells, "yes" if name in written else ("no" if name in awaited else "—")])
+        table.append([*cells, _orders_in(name, written=written, awaited=awaited, left=left, away=absent)])
     return table
+
+
+def _orders_in(
+    name: str, *, written: Collection[str], awaited: Collection[str], left: set[str], away: set[str]
+) -> str:
+    if name in left:
+        return "left"
+    if name in written:
+        return "yes"
+    if name in awaited:
+        return "away" if name in away else "no"
+    return "—"
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

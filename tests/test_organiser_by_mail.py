@@ -186,6 +186,9 @@ def test_kick_leaves_the_seat_to_the_default(table: Table) -> None:
     table.tick(at(0, 9))
     assert "kick Darcy: done" in answer(table)
     assert "Darcy has left the game (the organiser)" in last(table, "Agatha", "notice")
+    ledger = list(load_workbook(table.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    column = ledger[1].index("Orders in")
+    assert next(row for row in ledger if row[0] == "Darcy")[column] == "left"
     table.order("Darcy", "attack Barney")
     table.tick(at(0, 20, 5))
     assert "You have left this game" in last(table, "Darcy", "error")
