@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from courier.context import LoadedGame, Tick
-from courier.control import away
+from courier.control import away, round_key
 from courier.newcomers import participants
 
 
@@ -25,6 +25,6 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
         for player in participants(loaded.config, row):
             if player.name not in silent:
                 continue
-            key = f"{row.id}/{row.phase_key}/reminder/{int(window.total_seconds())}/{player.name}"
+            key = f"{round_key(tick.journal, row)}/reminder/{int(window.total_seconds())}/{player.name}"
             message = tick.mailer.reminder(loaded.config, player, row=row, state=state, key=key)
             tick.queue(db, key=key, message=message, game=row.id, kind="reminder")

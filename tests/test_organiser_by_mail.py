@@ -125,6 +125,7 @@ def test_process_now_resolves_at_the_next_tick(table: Table) -> None:
 def test_rollback_reopens_a_round_with_the_orders_then_standing(table: Table) -> None:
     for name, text in {"Agatha": "loot", "Barney": "attack Agatha"}.items():
         table.order(name, text)
+    table.tick(at(0, 19, 30))  # Darcy is reminded of round 1
     table.tick(at(0, 20, 5))
     table.order("Celeste", "defend")
     table.tick(at(1, 20, 5))
@@ -138,6 +139,9 @@ def test_rollback_reopens_a_round_with_the_orders_then_standing(table: Table) ->
     assert "rolled the game back to before Round 1 of 3 was resolved" in last(table, "Darcy", "notice")
     assert resolved(table) == []
     table.order("Barney", "defend")  # a changed order counts; Agatha's loot still stands
+    reminded = kinds(table, "Darcy").count("reminder")
+    table.tick(at(2, 19, 30))
+    assert kinds(table, "Darcy").count("reminder") == reminded + 1  # the re-opened round reminds afresh
     table.tick(at(2, 20, 5))
     assert resolved(table) == ["round-1"]
     again = last(table, "Agatha", "report")
