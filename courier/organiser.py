@@ -366,6 +366,9 @@ def _end(step: Step, command: Command) -> str:
     ranking = tuple((str(r.get("Player", "")),) for r in ruleset.ledger(state) if r.get("Player"))
     outcome = ruleset.outcome(state) or Outcome(ranking, (), "ended by the organiser")
     before = step.row
+    step.tell_all(
+        f"The organiser has ended the game during {step.phase_label()}: the ranking so far is final."
+    )
     step.save(deadline=None, finished=True)
     prefix = round_key(step.tick.journal, before)
     for player in participants(config, step.row):
