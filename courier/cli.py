@@ -104,9 +104,105 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("--game", default="truce", help="the game kind of the example game")
     init.add_argument("--sheet", metavar="KEY", help="add the missing tabs to this Google Sheet instead")
     with_config(init)
+    _organiser_commands(command, with_config)
     demo = command("demo", _demo, "play a whole game on local files with scripted players")
     demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
     return parser
+
+
+# The organiser's commands: (name, help, extra arguments). Each becomes the line the organiser could
+# have mailed, e.g. `courier extend g1 24h` → "extend 24h", journalled now and applied at the next tick.
+ORGANISER_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("pause", "pause a game: no deadline passes, no reminder goes"),
+    ("resume", "resume a paused game with a fresh deadline (or --until WHEN)"),
+    ("extend", "move the current deadline: by a duration (24h) or --until WHEN"),
+    ("process", "resolve the current round at the next tick, before its deadline"),
+    ("rollback", "restore the game as it was before round N was resolved (--to N)"),
+    ("replace", "hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]"),
+    ("kick", "take a player out: the seat plays the game's default for absent players"),
+    ("end", "end the game now: a final report to all with the ranking so far"),
+    ("message", "send a notice from the organiser to every player"),
+)
+
+
+def _organiser_commands(command: Any, with_config: Any) -> None:
+    for name, help_text in ORGANISER_COMMANDS:
+        sub = command(name, _organiser, help_text)
+        with_config(sub)
+        sub.add_argument("game", help="the game's id")
+        if name == "extend":
+            sub.add_argument("duration", nargs="?", help="e.g. 24h, 2d, 1d 12h")
+        if name in ("replace", "kick"):
+            sub.add_argument("player", help="the player's name")
+        if name == "replace":
+            sub.add_argument("address", help="the substitute's mail address")
+            sub.add_argument("--as", dest="new_name", default="", help="the substitute's own name")
+        if name == "message":
+            sub.add_argument("text", help="the notice, in quotes")
+        if name in ("resume", "extend"):
+            sub.add_argument("--until", default="", help="a time in the game's zone: '2026-12-28 20:00'")
+        if name == "rollback":
+            sub.add_argument("--to", dest="round", required=True, help="a round number or a phase key")
+        sub.add_argument(
+            "--dry-run", action="store_true", help="print the mail it would send; change nothing"
+        )
+        sub.add_argument("--now", type=_aware, help=argparse.SUPPRESS)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The mail line an organiser's CLI command stands for."""
+    until = f" until {args.until}" if getattr(args, "until", "") else ""
+    match args.command:
+        case "resume":
+            return f"resume{until}"
+        case "extend":
+            return f"extend{until}" if until else f"extend {args.duration or ''}".strip()
+        case "process":
+            return "process now"
+        case "rollback":
+            return f"rollback to round {args.round}"
+        case "replace":
+            return f"replace {args.player} with {args.address}" + (
+                f" as {args.new_name}" if args.new_name else ""
+            )
+        case "kick":
+            return f"kick {args.player}"
+        case "end":
+            return "end game"
+        case "message":
+            return f"message all: {args.text}"
+    return str(args.command)
+
+
+def _organiser(args: argparse.Namespace) -> int:
+    from courier.organiser import journal_command
+
+    deployment = load_deployment(args.config)
+    line = command_line(args)
+    now = args.now or datetime.now(UTC)
+    if args.dry_run:
+        from courier.dryrun import dry_run
+
+        problems = dry_run(
+            deployment,
+            now=now,
+            out=sys.stdout,
+            prepare=lambda j: journal_command(j, args.game, line, now=now),
+        )
+        for problem in problems:
+            print(f"courier: {problem}", file=sys.stderr)
+        return 1 if problems else 0
+    if args.game not in {g.id for g in deployment.games}:
+        raise CourierError(f"no game {args.game!r} in {args.config}")
+    from courier.journal import Journal
+
+    journal = Journal(deployment.journal_path, create=False)
+    try:
+        journal_command(journal, args.game, line, now=now)
+    finally:
+        journal.close()
+    print(f"{args.game}: “{line}” journalled; it applies at the next tick, which mails the organiser")
+    return 0
 
 
 def _aware(text: str) -> datetime:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "AnswerContext",
     "AnyContext",
     "ErrorContext",
     "GameOverContext",
@@ -36,6 +37,7 @@ __all__ = [
     "MailPicture",
     "NoticeContext",
     "OrganiserContext",
+    "PressContext",
     "ReceiptContext",
     "ReminderContext",
     "ReportContext",
@@ -153,8 +155,35 @@ class WelcomeContext:
     private_lines: Sequence[str] = ()  # what only this player learns at the start (a secret role)
 
 
+@dataclass(frozen=True, kw_only=True)
+class AnswerContext:
+    """The arbiter's answer to a command (by mail or CLI): what was done or refused, a player's status,
+    the order syntax; or a notice from the arbiter to everybody (``topic`` is the subject's words)."""
+
+    kind: ClassVar[str] = "answer"
+    mail: MailContext
+    topic: str
+    lines: Sequence[str] = ()
+    block: str = ""  # preformatted text shown as it is (an order syntax, a notice's words)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PressContext:
+    """Press relayed by the arbiter in its own mail. ``author`` is a seat's name, or ``""`` for
+    anonymous press; the sender's address never appears."""
+
+    kind: ClassVar[str] = "press"
+    mail: MailContext
+    author: str
+    addressees: Sequence[str] = ()
+    text: str = ""
+    reply: bool = False  # an answer to a press mail, relayed back to its author
+
+
 AnyContext = (
-    ReceiptContext
+    AnswerContext
+    | PressContext
+    | ReceiptContext
     | ReportContext
     | ReminderContext
     | ErrorContext
@@ -167,6 +196,8 @@ AnyContext = (
 KINDS: dict[str, type[AnyContext]] = {
     c.kind: c
     for c in (
+        AnswerContext,
+        PressContext,
         ReceiptContext,
         ReportContext,
         ReminderContext,
@@ -232,6 +263,10 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Problem to fix: {_shorten(problem, 50)}"
         case WelcomeContext():
             return f"Welcome to {ctx.mail.game_title}"
+        case AnswerContext(topic=topic):
+            return topic
+        case PressContext(author=author, reply=reply):
+            return f"{'Reply to your press' if reply else 'Press'} from {author or 'someone (anonymous)'}"
     raise TypeError(f"no subject for {type(ctx).__name__}")
 
 

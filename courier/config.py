@@ -224,6 +224,8 @@ SHELL_KEYS = frozenset(
         "settle",
     }
 )
+# Keys the commands read (press, absence, the organiser's secret): the shell's, read every tick.
+COMMAND_KEYS = frozenset({"press", "away", "away_limit", "organiser_secret"})
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,7 @@ class GameConfig:
     options: dict[str, Any] = field(default_factory=dict)
     # What the organiser should fix though the game runs (a misspelt key, an untypable secret).
     warnings: tuple[str, ...] = ()
+    commands: dict[str, str] = field(default_factory=dict)  # COMMAND_KEYS as the Config tab has them
 
     def player_by_email(self, email: str) -> Player | None:
         return next((p for p in self.players if p.email == email.lower()), None)
@@ -268,8 +271,11 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         raise ConfigError(f"{where}: {cell + ': ' if cell else ''}{e}") from e
     players = _players(where, snapshot)
     options = {
-        k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
+        k: _option_value(v)
+        for k, v in config.items()
+        if k not in SHELL_KEYS | COMMAND_KEYS and not k.endswith("_duration")
     }
+    commands = {k: str(v).strip() for k, v in config.items() if k in COMMAND_KEYS}
     for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
         name = str(options.pop(key))
         data, text = read_data_file(source, snapshot, key, name)
@@ -283,7 +289,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         options["roles"] = roles
     warnings = unknown_config_keys(snapshot.config, ruleset) + _untypable_secrets(players)
     return GameConfig(
-        source.id, ruleset, schedule, players, options, tuple(f"{where}: {w}" for w in warnings)
+        source.id, ruleset, schedule, players, options, tuple(f"{where}: {w}" for w in warnings), commands
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from email.message import EmailMessage
@@ -54,7 +55,10 @@ class _Printer:
         pass
 
 
-def dry_run(deployment: Deployment, *, now: datetime, out: TextIO) -> list[str]:
+def dry_run(
+    deployment: Deployment, *, now: datetime, out: TextIO, prepare: Callable[[Journal], None] | None = None
+) -> list[str]:
+    """``prepare`` adds to the copy of the journal first (an organiser's command, for its dry run)."""
     with tempfile.TemporaryDirectory(prefix="courier-dry-") as scratch:
         copy = replace(deployment, state_dir=Path(scratch))
         if deployment.journal_path.exists():
@@ -64,6 +68,8 @@ def dry_run(deployment: Deployment, *, now: datetime, out: TextIO) -> list[str]:
             source.close()
             target.close()
         journal = Journal(copy.journal_path)
+        if prepare is not None:
+            prepare(journal)
         try:
             inbox = _ReadOnlyInbox(open_inbox(deployment.inbox, last_uid=journal.last_uid))
             return run_tick(copy, now=now, inbox=inbox, transport=_Printer(out), publish=False)

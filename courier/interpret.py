@@ -15,12 +15,16 @@ from typing import Any
 
 from courier import faults
 from courier.backends.base import BackendError
+from courier.commands import ORGANISER_VERBS, PLAYER_VERBS, first_verb
 from courier.compose import is_our_message_id
 from courier.config import Player
 from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
+from courier.control import kicked
 from courier.journal import Input, Journal
 from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
+from courier.organiser import organiser_of, run_cli_input, run_commands
+from courier.players import player_commands, press_reply_to
 from engine.core import Ruleset, Standing, Submission, writers_of
 
 log = logging.getLogger(__name__)
@@ -51,10 +55,16 @@ class Letter:
     refusal: str | None  # why this mail must not count (auth failure), to tell the real player
     silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
     forwarded: bool = False  # forwarded text was left out of ``text``
+    in_reply_to: str = ""  # a reply to relayed press goes back to its author
 
 
 def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
-    for item in tick.journal.pending_inputs():
+    pending = tick.journal.pending_inputs()
+    pending.sort(key=lambda item: item.source != "cli")  # the organiser's CLI commands first (stable)
+    for item in pending:
+        if item.source == "cli":
+            run_cli_input(tick, item)
+            continue
         try:
             letter = _letter(tick, item)
         except UnreadableMail as e:  # never retried, never answered: we cannot even say who sent it
@@ -124,10 +134,17 @@ def _letter(tick: Tick, item: Input) -> Letter:
         mail.refusal,
         silent,
         mail.forwarded,
+        mail.in_reply_to,
     )
 
 
 def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
+    organised = organiser_of(tick, letter.sender)
+    verb = first_verb(SECRET_LINE.sub("", letter.text))
+    plays = any(g.config.player_by_email(letter.sender) for g in tick.games.values())
+    if organised and (verb in ORGANISER_VERBS or (verb == "help" and not plays)):
+        _organiser_mail(tick, item, letter, organised)
+        return
     playing = {gid: g for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)}
     if (not playing and tick.broken) or any(tag in tick.broken for tag in letter.tags):
         return  # maybe a player of a game whose config is broken: keep it until the config is fixed
@@ -145,7 +162,7 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if letter.refusal:
         _refuse(tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}.")
         return
-    text, secret_ok = _check_secret(letter, player)
+    text, secret_ok = check_secret(letter, player.secret)
     if not secret_ok:
         _refuse(tick, item, letter, loaded, "The message did not carry your secret (a line `secret: …`).")
         return
@@ -166,12 +183,63 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
             "and this game takes no newcomers: ask the organiser.",
         )
         return
+    if player.name in kicked(row):
+        _refuse(tick, item, letter, loaded, "You have left this game; your mail no longer counts in it.")
+        return
+    verb = first_verb(text)
+    if verb in ORGANISER_VERBS:
+        why = f"`{verb}` is the organiser's command; only the organiser's address may give it."
+        _refuse(tick, item, letter, loaded, why)
+        return
+    if verb in PLAYER_VERBS or press_reply_to(tick, letter.in_reply_to, loaded):
+        player_commands(tick, item, letter, loaded, player, text)
+        return
     if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
         # Arrived after this round closed: read it once the round is resolved. Noted in the journal,
         # so the receipt says "late" even when a crash falls between the round and the receipt.
         tick.journal.set_meta(f"late/{item.id}", row.phase_key)
         return
     _accept(tick, item, letter, loaded, player, text)
+
+
+def _organiser_mail(tick: Tick, item: Input, letter: Letter, organised: dict[str, LoadedGame]) -> None:
+    """Commands from an organiser's address: the same checks as a player's mail, and the game's
+    `organiser_secret` when the Config tab sets one."""
+    if any(tag in tick.broken for tag in letter.tags):
+        return  # the game's config is broken: keep the mail until it is fixed
+    tagged = [t for t in letter.tags if t in organised]
+    if not tagged and len(organised) > 1:
+        why = f"You organise several games; put the game's tag in the subject, one of {_names(organised)}."
+        return _refuse_organiser(tick, item, letter, None, why)
+    loaded = organised[tagged[0] if tagged else next(iter(organised))]
+    if letter.refusal:
+        return _refuse_organiser(
+            tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}."
+        )
+    text, secret_ok = check_secret(letter, loaded.config.commands.get("organiser_secret", ""))
+    if not secret_ok:
+        why = "The message did not carry the organiser's secret (a line `secret: …`)."
+        return _refuse_organiser(tick, item, letter, loaded, why)
+    run_commands(tick, input_id=item.id, loaded=loaded, text=text, in_reply_to=letter.message_id or None)
+
+
+def _refuse_organiser(
+    tick: Tick, item: Input, letter: Letter, loaded: LoadedGame | None, reason: str
+) -> None:
+    config = loaded.config if loaded else None
+    message = tick.mailer.answer(
+        config,
+        to=letter.sender,
+        name="organiser",
+        topic="Commands: not done",
+        lines=[f"{reason} Nothing was done."],
+        key=f"answer/{item.id}",
+        in_reply_to=letter.message_id or None,
+    )
+    game = config.id if config else None
+    with tick.journal.transaction() as db:
+        Journal.settle_input(db, item.id, status="ignored", game=game, player="organiser", note=reason)
+        tick.queue(db, key=f"answer/{item.id}", message=message, game=game, kind="answer")
 
 
 def _choose_game(tick: Tick, letter: Letter, playing: dict[str, LoadedGame]) -> tuple[str | None, str]:
@@ -192,16 +260,17 @@ def _names(playing: dict[str, LoadedGame]) -> str:
     return ", ".join(f"[{gid}]" for gid in sorted(playing))
 
 
-def _check_secret(letter: Letter, player: Player) -> tuple[str, bool]:
+def check_secret(letter: Letter, secret: str) -> tuple[str, bool]:
+    """The text without its `secret:` line, and whether the secret (when one is set) was given."""
     given = letter.secret
     text = letter.text
     match = SECRET_LINE.search(text)
     if match:
         given = given or match.group(1)
         text = SECRET_LINE.sub("", text)
-    if not player.secret:
+    if not secret:
         return text, True
-    return text, given is not None and " ".join(given.split()) == " ".join(player.secret.split())
+    return text, given is not None and " ".join(given.split()) == " ".join(secret.split())
 
 
 def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str) -> None:

@@ -25,8 +25,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS inputs (
     id INTEGER PRIMARY KEY,
-    source TEXT NOT NULL,                 -- 'mail' or 'form'
-    source_id TEXT NOT NULL UNIQUE,       -- maildir key, imap uid, form row key
+    source TEXT NOT NULL,                 -- 'mail', 'form' or 'cli' (an organiser's command, JSON)
+    source_id TEXT NOT NULL UNIQUE,       -- maildir key, imap uid, form row key, cli:<time>:<n>
     message_id TEXT NOT NULL,             -- Message-ID (or the form row key): dedup across sources
     received_at TEXT NOT NULL,
     raw BLOB NOT NULL,
@@ -53,7 +53,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     text TEXT NOT NULL,
     parsed TEXT NOT NULL,                 -- JSON Submission as parsed from this message
     standing TEXT NOT NULL,               -- JSON Submission that stands after it
-    kind TEXT NOT NULL DEFAULT 'orders'   -- 'orders', or 'join' (text = the newcomer's role)
+    kind TEXT NOT NULL DEFAULT 'orders',  -- 'orders', 'join' (text = the role), 'amend' (JSON option)
+    void INTEGER NOT NULL DEFAULT 0       -- 1: its phase was undone by a rollback
 );
 CREATE TABLE IF NOT EXISTS rounds (
     game TEXT NOT NULL, phase_key TEXT NOT NULL,
@@ -61,6 +62,12 @@ CREATE TABLE IF NOT EXISTS rounds (
     state_before TEXT NOT NULL, submissions TEXT NOT NULL, state_after TEXT NOT NULL,
     events TEXT NOT NULL,
     PRIMARY KEY (game, phase_key)         -- a round is resolved at most once, ever
+);
+CREATE TABLE IF NOT EXISTS undone_rounds (  -- rounds a rollback took back, kept for the record
+    game TEXT NOT NULL, phase_key TEXT NOT NULL,
+    resolved_at TEXT NOT NULL, undone_at TEXT NOT NULL,
+    state_before TEXT NOT NULL, submissions TEXT NOT NULL, state_after TEXT NOT NULL,
+    events TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY,
@@ -206,6 +213,8 @@ class Journal:
             self.db.execute("ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'orders'")
         if "tried_at" not in {r[1] for r in self.db.execute("PRAGMA table_info(outbox)")}:
             self.db.execute("ALTER TABLE outbox ADD COLUMN tried_at TEXT")  # before bounded retries
+        if "void" not in columns:  # a journal from before rollbacks and kicks
+            self.db.execute("ALTER TABLE submissions ADD COLUMN void INTEGER NOT NULL DEFAULT 0")
 
     def is_empty(self) -> bool:
         """True for a journal that has never started a game (new, or a lost one's 0-byte stand-in)."""
@@ -405,7 +414,7 @@ class Journal:
         """The submission that stands for each player who wrote in this phase, with its time."""
         rows = self.db.execute(
             "SELECT player, standing, received_at FROM submissions WHERE game = ? AND phase_key = ?"
-            " AND kind = 'orders' ORDER BY id",
+            " AND kind = 'orders' AND void = 0 ORDER BY id",
             (game, phase_key),
         ).fetchall()
         return {r[0]: (json.loads(r[1]), datetime.fromisoformat(r[2])) for r in rows}
@@ -413,7 +422,8 @@ class Journal:
     def acts(self, game: str, phase_key: str) -> list[Act]:
         """Everything that changed a phase's state on receipt, in order: what replay re-applies."""
         rows = self.db.execute(
-            "SELECT player, kind, text, parsed FROM submissions WHERE game = ? AND phase_key = ? ORDER BY id",
+            "SELECT player, kind, text, parsed FROM submissions WHERE game = ? AND phase_key = ? AND void = 0"
+            " ORDER BY id",
             (game, phase_key),
         ).fetchall()
         return [Act(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
@@ -466,6 +476,23 @@ class Journal:
             }
             for r in rows
         ]
+
+    @staticmethod
+    def void_submissions(db: sqlite3.Connection, game: str, phase_keys: list[str]) -> None:
+        """Take a rollback's undone phases out of play; their acts stay in the journal for the record."""
+        for key in phase_keys:
+            db.execute("UPDATE submissions SET void = 1 WHERE game = ? AND phase_key = ?", (game, key))
+
+    @staticmethod
+    def undo_rounds(db: sqlite3.Connection, game: str, phase_keys: list[str], *, at: datetime) -> None:
+        """Move resolved rounds to ``undone_rounds``: a rollback re-opens the first of them."""
+        for key in phase_keys:
+            db.execute(
+                "INSERT INTO undone_rounds SELECT game, phase_key, resolved_at, ?, state_before, submissions,"
+                " state_after, events FROM rounds WHERE game = ? AND phase_key = ?",
+                (_ts(at), game, key),
+            )
+            db.execute("DELETE FROM rounds WHERE game = ? AND phase_key = ?", (game, key))
 
     # --- outbox ---------------------------------------------------------------------------------
 

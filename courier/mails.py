@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from courier import screenful
 from courier.compose import (
+    AnswerContext,
     AnyContext,
     ErrorContext,
     GameOverContext,
@@ -18,6 +19,7 @@ from courier.compose import (
     MailPicture,
     NoticeContext,
     OrganiserContext,
+    PressContext,
     ReceiptContext,
     ReminderContext,
     ReportContext,
@@ -146,7 +148,7 @@ class Mailer:
     # --- the kinds ----------------------------------------------------------------------------------
 
     def welcome(
-        self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str
+        self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str, *, key: str = ""
     ) -> EmailMessage:
         seated = set(row.setup["players"]) | set(row.setup.get("joined", ()))
         playing = [p.name for p in config.players if p.name in seated]
@@ -157,7 +159,7 @@ class Mailer:
             seed_hash=seed_hash(seed),
             private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
         )
-        return self._send("welcome", ctx, to=player.email, key=f"{config.id}/welcome/{player.name}")
+        return self._send("welcome", ctx, to=player.email, key=key or f"{config.id}/welcome/{player.name}")
 
     def receipt(
         self,
@@ -319,6 +321,51 @@ class Mailer:
             recipient_email=organiser,
         )
         return self._send("organiser", OrganiserContext(mail=mail, problem=problem), to=organiser, key=key)
+
+    def answer(
+        self,
+        config: GameConfig | None,
+        *,
+        to: str,
+        name: str,
+        topic: str,
+        lines: Sequence[str],
+        key: str,
+        block: str = "",
+        in_reply_to: str | None = None,
+    ) -> EmailMessage:
+        """The arbiter's answer to a command, to the organiser or a player (``name``)."""
+        mail = MailContext(
+            game_id=config.id if config else "",
+            game_title=config.ruleset.title if config else "Courier",
+            phase_label="",
+            recipient_name=name,
+            recipient_email=to,
+        )
+        ctx = AnswerContext(mail=mail, topic=topic, lines=list(lines), block=block)
+        return self._send("answer", ctx, to=to, key=key, in_reply_to=in_reply_to)
+
+    def press(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        author: str,
+        addressees: Sequence[str],
+        text: str,
+        key: str,
+        reply: bool = False,
+    ) -> EmailMessage:
+        """Press relayed in the arbiter's own mail: From, Reply-To and every header are the arbiter's."""
+        mail = MailContext(
+            game_id=config.id,
+            game_title=config.ruleset.title,
+            phase_label="",
+            recipient_name=player.name,
+            recipient_email=player.email,
+        )
+        ctx = PressContext(mail=mail, author=author, addressees=list(addressees), text=text, reply=reply)
+        return self._send("press", ctx, to=player.email, key=key)
 
 
 def _text(value: object) -> str:

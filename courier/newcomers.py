@@ -23,8 +23,9 @@ def players_of(row_setup: dict[str, Any]) -> set[str]:
 
 
 def participants(config: GameConfig, row: GameRow) -> list[Player]:
-    """The Players rows that are in the game (a row added later may not be): who gets its mail."""
-    playing = players_of(row.setup)
+    """The Players rows that are in the game (a row added later may not be, a seat that left is not):
+    who gets its mail."""
+    playing = players_of(row.setup) - set(row.setup.get("kicked", []))
     return [p for p in config.players if p.name in playing]
 
 

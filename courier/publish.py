@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from typing import Any
 
 from courier.backends._sheet_tables import shown_rows
 from courier.context import LoadedGame, Tick
+from courier.control import away, kicked
 from courier.journal import GameRow
 from courier.mails import seed_hash
 from courier.outage import history_notes
@@ -24,6 +26,7 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     row = tick.journal.game(loaded.config.id)
     if row is None:
         return
+    show_substitutes(loaded, row)
     ledger = ledger_table(tick, loaded, row)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
@@ -33,6 +36,24 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     tick.journal.set_meta(f"published/{row.id}", digest)
 
 
+def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
+    """The Players tab shows each substitute in the seat's row: their address (the old one no longer
+    counts), their name as a nickname, no secret. Written only while the tab shows otherwise."""
+    seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
+    shown = {p.get("name", ""): p for p in loaded.snapshot.players}
+    changes = {
+        seat: {
+            "email": info["email"],
+            "secret": "",
+            **({"nickname": info["name"]} if info.get("name") else {}),
+        }
+        for seat, info in seats.items()
+        if seat in shown and shown[seat].get("email", "").lower() != info["email"]
+    }
+    if changes:
+        loaded.workbook.update_players(changes)
+
+
 def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]]:
     ruleset = loaded.config.ruleset
     state = ruleset.from_json(row.state)
@@ -40,6 +61,7 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
     rows = ruleset.ledger(state)
     written = tick.journal.standing(row.id, row.phase_key).keys()
     awaited = ruleset.awaiting(state)
+    left, absent = kicked(row), away(tick.journal, row.id, tick.now)  # public: everybody was told
     headers = list(rows[0]) if rows else ["Player"]
     deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
     # The seed's hash is public from the start; the seed itself only once the game is over.
@@ -54,8 +76,20 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
             table.append(cells)
             continue
         name = entry.get("Player", "")
-        table.append([*cells, "yes" if name in written else ("no" if name in awaited else "—")])
+        table.append([*cells, _orders_in(name, written=written, awaited=awaited, left=left, away=absent)])
     return table
+
+
+def _orders_in(
+    name: str, *, written: Collection[str], awaited: Collection[str], left: set[str], away: set[str]
+) -> str:
+    if name in left:
+        return "left"
+    if name in written:
+        return "yes"
+    if name in awaited:
+        return "away" if name in away else "no"
+    return "—"
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

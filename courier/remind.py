@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from courier.context import LoadedGame, Tick
+from courier.control import away, round_key
 from courier.newcomers import participants
 from engine.core import Standing
 
@@ -22,10 +23,11 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
     if isinstance(ruleset, Standing):  # orders the game keeps for them already stand
         silent = frozenset(p for p in silent if ruleset.standing(state, p) is None)
+    silent -= away(tick.journal, row.id, tick.now)  # told us they are away: no reminders meanwhile
     with tick.journal.transaction() as db:
         for player in participants(loaded.config, row):
             if player.name not in silent:
                 continue
-            key = f"{row.id}/{row.phase_key}/reminder/{int(window.total_seconds())}/{player.name}"
+            key = f"{round_key(tick.journal, row)}/reminder/{int(window.total_seconds())}/{player.name}"
             message = tick.mailer.reminder(loaded.config, player, row=row, state=state, key=key)
             tick.queue(db, key=key, message=message, game=row.id, kind="reminder")

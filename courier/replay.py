@@ -53,10 +53,15 @@ def _receive(
     ruleset: Any, state: Any, row: GameRow, key: str, journal: Journal, problems: list[Mismatch]
 ) -> Any:
     """Re-apply a phase's acts as they were received: parse each message again (it must read the
-    same) and apply what took effect on receipt; newcomers join where they joined."""
+    same) and apply what took effect on receipt; newcomers join where they joined, options change
+    where the organiser changed them."""
     for act in journal.acts(row.id, key):
         if act.kind == "join":
             state, _ = ruleset.join(state, act.player, act.text, rng_for(row.seed, key, "join", act.player))
+            continue
+        if act.kind == "amend":  # the organiser changed an option mid-game (settings_changed.py)
+            change = json.loads(act.text)
+            state = ruleset.amend(state, change["option"], change["value"])
             continue
         again = ruleset.parse(state, act.player, act.text)
         _same(problems, key, f"parse of {act.player}'s message", again.to_json(), act.parsed)

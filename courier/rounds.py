@@ -13,9 +13,11 @@ from courier import faults
 from courier.backups import backup_journal
 from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick
+from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
 from courier.outage import add_history_note
+from courier.players import absent_players, away_deadline
 from courier.render import render_event
 from engine.core import (
     Event,
@@ -50,10 +52,15 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     """When the round closes: its deadline if passed, now if everyone answered early, else None."""
     if row.deadline is not None and tick.now >= row.deadline:
         return row.deadline
+    settings = control(tick.journal, row.id)
+    if settings.get("paused"):
+        return None
+    if settings.get("process") == row.phase_key:  # the organiser's `process now`
+        return tick.now
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = ruleset.awaiting(ruleset.from_json(row.state))
+    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - absent_players(tick, row)
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -70,7 +77,7 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
     awaited = ruleset.awaiting(state)
     submissions: dict[str, Submission] = {}
     for player in sorted(awaited | (writers_of(ruleset, state) & standing.keys())):
-        if player in standing:
+        if player in standing and player not in kicked(row):  # a seat that left plays the default
             submissions[player] = Submission.from_json(standing[player][0])
         else:
             submissions[player] = ruleset.default(
@@ -100,6 +107,7 @@ def report_recipients(
 
 def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime) -> None:
     config = loaded.config
+    prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
     submissions = final_submissions(tick, loaded, row)
@@ -107,6 +115,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
+    if deadline is not None:  # a player away, where absence extends deadlines
+        deadline = away_deadline(tick, config, row, deadline)
     new_row = GameRow(
         id=row.id,
         ruleset=row.ruleset,
@@ -130,14 +140,14 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
                 events=resolution.events,
                 submissions=submissions,
                 outcome=outcome,
-                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+                key=f"{prefix}/report/{player.name}",
             ),
         )
         for player in report_recipients(config, row, resolution.state, resolution.events, outcome)
     ]
     results = ruleset.open_results(resolution.events) if isinstance(ruleset, OpenResults) else []
     history = [render_event(tick.mailer.env, ruleset.name, e) for e in results]
-    arbiter_key = f"{row.id}/{row.phase_key}/report/organiser"
+    arbiter_key = f"{prefix}/report/organiser"
     arbiter = tick.mailer.organiser_report(
         config,
         loaded.organiser,
@@ -175,7 +185,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
             kind = "game_over" if outcome else "report"
             tick.queue(
                 db,
-                key=f"{row.id}/{row.phase_key}/report/{player.name}",
+                key=f"{prefix}/report/{player.name}",
                 message=message,
                 game=row.id,
                 kind=kind,

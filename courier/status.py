@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from courier.config import Deployment
+from courier.control import paused
 from courier.journal import Journal
 from courier.quarantine import quarantined
 from courier.render import format_columns
@@ -28,7 +29,9 @@ def status_table(deployment: Deployment) -> str:
                 [
                     game.id,
                     ruleset.title,
-                    "finished" if game.finished else ruleset.phase(state).label,
+                    "finished"
+                    if game.finished
+                    else ruleset.phase(state).label + (" (paused)" if paused(journal, game.id) else ""),
                     game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
                     ", ".join(awaited) or "—",
                 ]

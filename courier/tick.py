@@ -20,6 +20,7 @@ from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.backends.files import sweep_temporaries
 from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
+from courier.control import with_seats
 from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
 from courier.journal import GameRow, Journal
@@ -32,6 +33,7 @@ from courier.quarantine import quarantined, settle_failures
 from courier.remind import send_reminders
 from courier.rounds import resolve_due
 from courier.send import drain_outbox
+from courier.settings_changed import tell_changes
 from engine.core import rng_for
 
 log = logging.getLogger(__name__)
@@ -205,17 +207,23 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
             snapshot, config=stored["config"], players=stored["players"], config_cells={}, player_rows=[]
         )
         config = game_config(source, snapshot)
+        stored = None
     else:
         good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
-        if tick.journal.meta(f"config/{source.id}") != good:
+        stored = tick.journal.meta(f"config/{source.id}")
+        if stored != good:
             tick.journal.set_meta(f"config/{source.id}", good)
+    config = with_seats(config, tick.journal.game(source.id))  # substitutes take their seats
     for warning in config.warnings:
         tick.warn_once(source.id, source.organiser, warning)
     zone = config.schedule.timezone.key
     if source.workbook is not None and zone != "UTC":  # a local file's form times are in the game's zone
         workbook = open_workbook(source, tick.deployment, timezone=zone)
         snapshot = replace(snapshot, responses=workbook.read().responses)
-    return LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
+    loaded = LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
+    if stored is not None and stored != good:
+        tell_changes(tick, loaded, stored)
+    return loaded
 
 
 # --- ingest: raw first, then mark ------------------------------------------------------------------

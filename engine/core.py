@@ -279,7 +279,18 @@ class Standing(Protocol):
     def standing(self, state: Any, player: str) -> Submission | None: ...
 
 
+@runtime_checkable
+class Amendable(Protocol):
+    """Optional: options the organiser may change mid-game by editing Config (Truce's ``rounds``,
+    Monarchs' ``turns``); ``ValueError`` says why a value cannot apply (fewer rounds than played)."""
+
+    amendable_options: ClassVar[frozenset[str]]
+
+    def amend(self, state: Any, option: str, value: Any) -> Any: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
+    Amendable,
     Illustrated,
     Opening,
     Joinable,

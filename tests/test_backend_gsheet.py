@@ -497,3 +497,18 @@ def test_courier_init_sheet_adds_the_tabs(
     for tab in ("Config", "Players", "Form Responses 1", "Ledger", "History"):
         assert tab in titles
     assert sheets_server.values("fresh", "Config")[0][:2] == ["Key", "Value"]
+
+
+def test_update_players_sets_only_the_cells_that_differ(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """A substitute shown in the seat's row: the address and secret change, a missing column is skipped."""
+    sheets_server.create(KEY, _game(), time_zone="Europe/Berlin")
+    sheet = GoogleSheet(KEY, sheets_settings)
+    sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": "", "nickname": "Emmett"}})
+    [write] = sheets_server.api_calls("values:batchUpdate")
+    assert write.body["valueInputOption"] == "RAW"
+    assert sheets_server.values(KEY, "Players")[3] == ["", "emmett@example.org", "Bob"]
+    assert sheets_server.values(KEY, "Players")[1] == ["01067", " Alice@Example.ORG ", "Alice"]
+    sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": ""}})
+    assert len(sheets_server.api_calls("values:batchUpdate")) == 1  # nothing differs: no write

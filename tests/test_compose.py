@@ -20,12 +20,14 @@ from jinja2.exceptions import SecurityError
 
 from courier.compose import (
     KINDS,
+    AnswerContext,
     AnyContext,
     ErrorContext,
     GameOverContext,
     MailContext,
     NoticeContext,
     OrganiserContext,
+    PressContext,
     ReceiptContext,
     ReminderContext,
     ReportContext,
@@ -103,6 +105,17 @@ SAMPLES: dict[str, AnyContext] = {
     "organiser": OrganiserContext(
         mail=replace(MAIL, recipient_name="Olive", deadline_text="", order_template=""),
         problem="Players tab, row 4: “barney@example” is not an e-mail address.",
+    ),
+    "answer": AnswerContext(
+        mail=replace(MAIL, recipient_name="organiser", deadline_text="", order_template=""),
+        topic="Commands done",
+        lines=["pause: done. The game is paused; no deadline passes until you resume it."],
+    ),
+    "press": PressContext(
+        mail=replace(MAIL, recipient_name="Barney", deadline_text="", order_template=""),
+        author="Agatha",
+        addressees=["Barney", "Émile"],
+        text="Shall we leave Cecil alone <this> round?",
     ),
     "welcome": WelcomeContext(
         mail=replace(MAIL, phase_label="Round 1 of 10"),
@@ -189,6 +202,8 @@ def test_no_reply_headers_unless_answering() -> None:
         ("game_over", "[truce-1] Game over: Cecil wins"),
         ("welcome", "[truce-1] Welcome to Truce"),
         ("notice", "[truce-1] News in Round 3 of 10"),
+        ("answer", "[truce-1] Commands done"),
+        ("press", "[truce-1] Press from Agatha"),
         (
             "organiser",
             "[truce-1] Problem to fix: Players tab, row 4: “barney@example” is not an …",

@@ -54,13 +54,15 @@ class World:
     def player_address(self, name: str) -> str:
         return f"{name.lower()}@players.test"
 
-    def send(self, name: str, body: str) -> None:
-        """A player's mail client: submission over STARTTLS with a login, like any MUA."""
+    def send(self, name: str, body: str, *, in_reply_to: str = "") -> None:
+        """A player's (or the organiser's) mail client: submission over STARTTLS with a login."""
         message = EmailMessage()
-        message["From"] = f"{name} <{self.player_address(name)}>"
+        message["From"] = name if "@" in name else f"{name} <{self.player_address(name)}>"
         message["To"] = ORDERS_ADDRESS
         message["Subject"] = f"[{SHEET_GAME}] orders"
         message["Message-ID"] = f"<{uuid.uuid4().hex}@players.test>"
+        if in_reply_to:
+            message["In-Reply-To"] = in_reply_to
         message.set_content(body)
         client = smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=10)
         client.starttls(context=_context(self.smtp))
@@ -262,3 +264,27 @@ def test_sheets_requests_per_tick(world: World) -> None:
     busy = world.sheets.api_calls()[before:]
     assert len([c for c in busy if c.method == "GET"]) <= 1
     assert len([c for c in busy if c.method != "GET"]) == 1, busy
+
+
+def test_commands_by_mail_over_the_wire(world: World) -> None:
+    """The organiser's and players' commands by real mail: an extension, status, press and its reply."""
+    assert world.tick(at(0, 8, 5)) == []
+    world.send(ORGANISER, "extend 24h")
+    world.send("Agatha", "press to Barney: an alliance?")
+    world.send("Celeste", "status")
+    assert world.tick(at(0, 9)) == []
+    answer = [m for m in world.mailbox(ORGANISER) if m["X-Courier-Kind"] == "answer"][-1]
+    assert "extend 24h: done. The deadline is Wed 02 Dec 2026 20:00 GMT" in text_of(answer)
+    assert "moved the deadline" in text_of(world.mailbox("Darcy")[-1])
+    assert "Not written yet:" in text_of(world.mailbox("Celeste")[-1])
+    press = [m for m in world.mailbox("Barney") if m["X-Courier-Kind"] == "press"]
+    assert len(press) == 1 and "an alliance?" in text_of(press[0])
+    assert "agatha@" not in press[0].as_string()
+    world.send("Barney", "Agreed.", in_reply_to=str(press[0]["Message-ID"]))
+    assert world.tick(at(0, 10)) == []
+    back = [m for m in world.mailbox("Agatha") if m["X-Courier-Kind"] == "press"]
+    assert (
+        len(back) == 1 and "Agreed." in text_of(back[0]) and "Barney answered your press" in text_of(back[0])
+    )
+    assert world.tick(at(0, 20, 5)) == []
+    assert "report" not in kinds(world, "Agatha")  # the deadline moved to tomorrow

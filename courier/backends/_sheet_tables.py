@@ -246,6 +246,21 @@ def _read_players(table: Table) -> tuple[list[dict[str, str]], list[int]]:
     return players, numbers
 
 
+def player_cells(table: Table, changes: Mapping[str, Mapping[str, str]]) -> dict[tuple[int, int], str]:
+    """The Players tab's cells (0-based row, column) to set for ``changes`` (player name → {field:
+    text}), leaving out cells that hold that text already and columns the tab lacks."""
+    rows = table.rows
+    columns = _columns(rows[0] if rows else [], PLAYER_COLUMNS)
+    cells: dict[tuple[int, int], str] = {}
+    for number, row in enumerate(rows[1:], start=1):
+        name = _field(_cells(row, columns), "name") if "name" in columns else ""
+        for field, value in changes.get(name, {}).items():
+            column = columns.get(field)
+            if column is not None and text(*_cells(row, {field: column})[field]) != value:
+                cells[(number, column)] = value
+    return cells
+
+
 def _read_responses(table: Table, zone: ZoneInfo) -> Iterable[FormResponse]:
     rows, title = table.rows, table.title
     if not rows or not any(value not in (None, "") for value, _ in rows[0]):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -85,6 +85,10 @@ class Workbook(Protocol):
 
     def init(self, *, game: str) -> None:
         """Create any missing tab with its headers and example rows; never overwrite data."""
+
+    def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
+        """Set cells of the Players tab: player name → {column field ("email", "nickname",
+        "secret"): text}; a column the tab lacks is left out. Values stay literal."""
 
 
 class Transport(Protocol):

@@ -59,6 +59,7 @@ from courier.backends._sheet_tables import (
     find_title,
     is_responses_tab,
     parse_snapshot,
+    player_cells,
     text,
 )
 from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
@@ -142,6 +143,18 @@ class GoogleSheet:
         padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
         self._put(padded)
         self._extents.update((title, _extent(rows)) for title, rows in grids.items())
+
+    def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
+        meta, tables = self._load()
+        title = self._required(meta, PLAYERS_TAB)
+        cells = player_cells(tables[title], changes)
+        data = [
+            {"range": absolute_range_name(title, f"{column_letter(c)}{r + 1}"), "values": [[value]]}
+            for (r, c), value in sorted(cells.items())
+        ]
+        if data:
+            body = {"valueInputOption": "RAW", "data": data}
+            self._call(lambda: self._api.values_batch_update(self.key, body))
 
     def init(self, *, game: str) -> None:
         meta, tables = self._load()

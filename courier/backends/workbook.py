@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import openpyxl
@@ -35,6 +36,7 @@ from courier.backends._sheet_tables import (
     find_title,
     is_responses_tab,
     parse_snapshot,
+    player_cells,
     starter_tabs,
 )
 from courier.backends.base import SheetSnapshot, WorkbookError
@@ -75,6 +77,16 @@ class XlsxWorkbook:
             sheet = _find_tab(book, title) or book.create_sheet(title)
             sheet.delete_rows(1, sheet.max_row)
             _fill(sheet, rows, self.zone)
+        self._save(book)
+
+    def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
+        book = self._load(read_only=False)
+        sheet = self._tab(book, PLAYERS_TAB)
+        cells = player_cells(_table(sheet), changes)
+        if not cells:
+            return
+        for (row, column), value in cells.items():
+            _fill_cell(sheet.cell(row=row + 1, column=column + 1), value)
         self._save(book)
 
     def init(self, *, game: str) -> None:
@@ -166,6 +178,11 @@ def _table(sheet: Worksheet) -> Table:
 
 
 # --- writing -------------------------------------------------------------------------------------
+
+
+def _fill_cell(cell: Any, value: str) -> None:
+    cell.value = value
+    cell.data_type = "s"  # a typed text stays text, "=…" included
 
 
 def _fill(sheet: Worksheet, rows: Iterable[Row], zone: ZoneInfo) -> None:

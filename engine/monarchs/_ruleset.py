@@ -74,6 +74,15 @@ class Monarchs(Game):
             constants=(int(options.get("loyal_constant", 18)), int(options.get("disloyal_constant", 19))),
         )
 
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"turns"})
+
+    def amend(self, state: MonarchsState, option: str, value: Any) -> MonarchsState:
+        """The organiser changes ``turns`` mid-game: never below the turn under way."""
+        turns = int(value)
+        if state.finished or _guessing(state) or turns < state.turn:
+            raise ValueError(f"turn {state.turn} is under way, so the game needs at least that many turns")
+        return dataclasses.replace(state, turns=turns)
+
     def phase(self, state: MonarchsState) -> Phase:
         if state.finished:
             return Phase("finished", "finished", state.turns, "Finished")

@@ -46,6 +46,15 @@ class Truce:
             nicknames=tuple((name, _listed(nicknames[name])) for name in players if name in nicknames),
         )
 
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"rounds"})
+
+    def amend(self, state: TruceState, option: str, value: Any) -> TruceState:
+        """The organiser changes ``rounds`` mid-game: never below the round under way."""
+        rounds = int(value)
+        if state.finished or rounds < state.round:
+            raise ValueError(f"round {state.round} is under way, so the game needs at least that many rounds")
+        return dataclasses.replace(state, rounds=rounds)
+
     def phase(self, state: TruceState) -> Phase:
         if state.finished:
             return Phase(key="finished", kind="finished", number=state.rounds, label="Finished")
