@@ -18,6 +18,7 @@ from typing import Any
 from courier.backends.base import SheetSnapshot
 from courier.data import shipped_dir
 from courier.errors import ConfigError
+from courier.players_tab import check_names, check_row
 from courier.schedule import Schedule, ScheduleError, parse_duration
 from courier.screenful import printable
 from courier.settings_shape import check_shape
@@ -345,13 +346,11 @@ def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     players: list[Player] = []
     numbers = snapshot.player_rows or list(range(2, len(snapshot.players) + 2))
     for number, row in zip(numbers, snapshot.players, strict=True):
+        check_row(where, number, row)
         name, email = row.get("name", "").strip(), parseaddr(row.get("email", ""))[1].lower()
-        if not name or "@" not in email:
-            raise ConfigError(f"{where}: Players!A{number}:B{number} needs a name and a mail address")
         nicks = tuple(n.strip() for n in row.get("nickname", "").split(",") if n.strip())
-        players.append(Player(name, email, nicks, row.get("role", ""), row.get("secret", "")))
-    if len({p.name.casefold() for p in players}) != len(players):
-        raise ConfigError(f"{where}: two players share a name")
+        players.append(Player(name, email, nicks, row.get("role", "").strip(), row.get("secret", "")))
+    check_names(where, [(n, p.name, p.nicknames) for n, p in zip(numbers, players, strict=True)])
     if len({p.email for p in players}) != len(players):
         raise ConfigError(f"{where}: two players share a mail address")
     if len(players) < 2:
