@@ -18,6 +18,19 @@ class ConquerorJoined(Event):
     colour: str
     land: str
     asked: str | None  # the land asked for, when it was taken or unknown and another was drawn
+    holder: str | None = None  # the country that held it (None: no land has that name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartingLandAssigned(Event):
+    """Told to the conqueror alone, in its welcome: where it starts, and why not where it asked."""
+
+    player: str
+    country: str
+    colour: str
+    land: str
+    asked: str | None  # as in ``ConquerorJoined``
+    holder: str | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +179,7 @@ class GameWon(Event):
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     ConquerorJoined,
+    StartingLandAssigned,
     PlanPublished,
     ActionFailed,
     Reinforced,

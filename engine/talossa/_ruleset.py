@@ -11,13 +11,13 @@ from typing import Any, ClassVar
 from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
 from engine.reading import Vocabulary, forgiving
 from engine.talossa._actions import numbered
-from engine.talossa._events import ConquerorJoined
+from engine.talossa._events import ConquerorJoined, StartingLandAssigned
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import VERBS, read_plan
 from engine.talossa._random_plan import random_plan
 from engine.talossa._resolve import dice
-from engine.talossa._state import Board, Country, TalossaState
+from engine.talossa._state import Arrival, Board, Country, TalossaState
 from engine.talossa._step import dry_run, resolve_step
 from engine.talossa._svg import draw_map, step_shown
 
@@ -91,7 +91,10 @@ class Talossa:
         colour = colour or next((c for c in COLOURS if c not in used), "grey")
         wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
         land = wanted if wanted in free else rng.choice(free)
-        country = Country(player=player, name=name or player, colour=colour)
+        holder = board.owner(wanted) if wanted is not None and land != wanted else None
+        refused = asked if asked and land != wanted else None
+        arrival = Arrival(land=land, asked_land=refused, holder=holder)
+        country = Country(player=player, name=name or player, colour=colour, arrival=arrival)
         board.countries[player] = country
         board.set_land(land, owner=player, units=state.starting_units)
         board.set_country(player, stack=board.force_due(player))
@@ -101,9 +104,27 @@ class Talossa:
             country=country.name,
             colour=colour,
             land=board.label(land),
-            asked=asked if land != wanted else None,
+            asked=refused,
+            holder=board.countries[holder].name if holder else None,
         )
         return after, (event,)
+
+    def opening_events(self, state: TalossaState) -> tuple[Event, ...]:
+        """Each conqueror learns, privately, where it starts and why not where it asked (rulings)."""
+        board = Board(state)
+        return tuple(
+            StartingLandAssigned(
+                audience=frozenset({c.player}),
+                player=c.player,
+                country=c.name,
+                colour=c.colour,
+                land=board.label(c.arrival.land),
+                asked=c.arrival.asked_land,
+                holder=board.countries[c.arrival.holder].name if c.arrival.holder else None,
+            )
+            for c in state.countries
+            if c.arrival is not None
+        )
 
     # --- phases -------------------------------------------------------------------------------------
 
