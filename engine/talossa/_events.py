@@ -126,10 +126,20 @@ class StrongholdLost(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LegFailed:
+    """One leg of a Move that did not happen, while others did (rulings: which leg, why)."""
+
+    number: int  # 1 = the first leg of the action
+    leg: str  # as the plan wrote it
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitsMoved(Event):
     country: str
     number: int
     legs: tuple[str, ...]  # "Abbavilla >> Downer, 3" as moved (after any shortfall)
+    failed: tuple[LegFailed, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
