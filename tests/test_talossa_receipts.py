@@ -8,7 +8,9 @@ from pathlib import Path
 
 from tests.test_talossa_game import at, last_text, table, write
 
-PLAN = "R: Abbavilla, 6\nQ: Abbavilla >> Benito Falls, 2\nM: Abbavilla >> Benito Falls, 1; Abbavilla >> Downer, 1"
+PLAN = """R: Abbavilla, 6
+Q: Abbavilla >> Benito Falls, 2
+M: Abbavilla >> Benito Falls, 1; Abbavilla >> Downer, 1"""
 
 
 def test_a_failed_leg_of_a_move_is_in_the_receipt_and_the_report(tmp_path: Path) -> None:
