@@ -31,3 +31,20 @@ def test_a_failed_leg_of_a_move_is_in_the_receipt_and_the_report(tmp_path: Path)
         "Alvania, action 3: moved Abbavilla >> Benito Falls, 1; "
         "leg 2 (Abbavilla >> Downer, 1) failed: Downer is not Alvania's."
     ) in report
+
+
+def test_an_unreadable_mail_after_a_plan_never_announces_random_actions(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Al", "R: Abbavilla, 3")
+    t.tick(at(0, 9))
+    write(t, "Al", "Thanks!\nR: Atlantis, 2")
+    t.tick(at(0, 10))
+    receipt = last_text(t, "Al")
+    assert "No action could be read in this mail, so your earlier plan still stands." in receipt
+    assert "Your orders that now stand for Step 1:\n  1. R: Abbavilla, 3" in receipt
+    assert "random" not in receipt and "default for absent players" not in receipt
+    write(t, "Bea", "Thanks!\nR: Atlantis, 2")  # no plan before: the random actions are announced
+    t.tick(at(0, 11))
+    receipt = last_text(t, "Bea")
+    assert "6 random actions will be drawn for you" in receipt and "now stand" not in receipt

@@ -28,6 +28,7 @@ NO_PLAN = (
     "No action could be read in this mail, so it is not an Action Plan: unless a plan comes before "
     "the deadline, 6 random actions will be drawn for you (II.5)."
 )
+STANDS = "No action could be read in this mail, so your earlier plan still stands."
 HELP = (
     "# Up to 10 actions, one a line. R: Abbavilla, 3 · Q: Abbavilla >> Downer, 2 · Q: Abbavilla >> (north)",
     "# S: +Abbavilla · S: -Abbavilla · C: Abbavilla · M: Abbavilla >> Downer, 3; Farwell >> Juneau, 2",
@@ -156,8 +157,8 @@ class Talossa:
                 f"Your plan is number {len(earlier) + 1} in submission order so far: its action k resolves "
                 "after action k of the plans sent before it."
             )
-        else:
-            notes.append(NO_PLAN)
+        else:  # the receipt lists the earlier plan as standing: it must not announce random actions
+            notes.append(STANDS if player in state.submitted else NO_PLAN)
         return Submission(player, numbered(actions), tuple(errors), tuple(notes))
 
     def immediate(
@@ -174,7 +175,7 @@ class Talossa:
         """A plan is a whole: a new one replaces the old; a mail with no action leaves it standing."""
         if later.orders or earlier is None:
             return later
-        notes = (*(n for n in later.notes if n != NO_PLAN), "Your earlier plan still stands.")
+        notes = (*(n for n in later.notes if n not in (NO_PLAN, STANDS)), STANDS)
         return dataclasses.replace(earlier, errors=later.errors, notes=notes)
 
     def default(self, state: TalossaState, player: str, rng: random.Random) -> Submission:
