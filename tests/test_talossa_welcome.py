@@ -1,5 +1,5 @@
 """Talossan RISK welcomes through the tick (issue 14): every conqueror's welcome carries the
-starting map, and one who did not get the land (or colour) it asked for is told what it got and why."""
+starting map, and one who did not get the land or colour it asked for is told what it got and why."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ ROLES = {
     "Al": "Alvania; red; Abbavilla",
     "Bea": "Beatria; blue; Abbavilla",  # Al asked for it first
     "Cy": "Cyland; green; Atlantis",  # no such land
-    "Di": "Dilonia; yellow; Ankara Street",
+    "Di": "Dilonia; maroon; Ankara Street",  # too like Al's red on the map
 }
 
 
@@ -74,3 +74,15 @@ def test_a_newcomer_denied_its_land_is_told_why_and_so_is_everyone(tmp_path: Pat
     assert "You asked for Ankara Street, but Dilonia had already taken it, so a free land was drawn" in ed
     told = "(Ankara Street was Dilonia's, so a free land was drawn)"
     assert all(told in text_of(t.sent(f"{n.lower()}@players.test")[-1]) for n in ROLES)
+
+
+def test_a_conqueror_whose_colour_looks_like_anothers_is_told_and_drawn_apart(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    di = text_of(welcome(t, "Di"))
+    assert "You lead Dilonia (yellow) and start in Ankara Street." in di
+    assert (
+        "You asked for the colour maroon, but it would look too much like Alvania's on the map, "
+        "so you are drawn in yellow."
+    ) in di
+    assert "the colour" not in text_of(welcome(t, "Al"))

@@ -31,6 +31,9 @@ class StartingLandAssigned(Event):
     land: str
     asked: str | None  # as in ``ConquerorJoined``
     holder: str | None
+    colour_asked: str | None = None  # the colour asked for, when another was given
+    colour_reason: str | None = None  # unknown (the map does not know it), free or taken (too like)
+    colour_holder: str | None = None  # the country whose colour it was too like
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,11 +6,14 @@ State::
      "submitted": ["Bea", "Al"],
      "countries": [{"player": "Al", "name": "Alvania", "colour": "red", "stack": 12,
                     "capital": null, "conquer_ban": 0, "declaration_due": 0, "fallen": false,
-                    "arrival": {"land": "vuo-abbavilla", "asked_land": null, "holder": null}}, ...],
+                    "arrival": {"land": "vuo-abbavilla", "asked_land": null, "holder": null,
+                                "asked_colour": null, "colour_reason": null, "colour_holder": null}},
+                   ...],
      "lands": {"vuo-abbavilla": {"owner": "Al", "units": 4, "stronghold": false, "name": null}, ...}}
 
 ``lands`` lists only lands that are held or were given a name; land keys are the map's. ``arrival``
-(optional) is where the conqueror started and the land it asked for when it did not get it.
+(optional) is where the conqueror started, and the land and colour it asked for when it did not get
+them.
 """
 
 from __future__ import annotations
@@ -100,7 +103,8 @@ def _country(data: Mapping[str, Any]) -> Country:
 
 
 def _arrival(data: Mapping[str, Any]) -> Arrival:
-    return Arrival(land=str(data["land"]), asked_land=data.get("asked_land"), holder=data.get("holder"))
+    fields = ("asked_land", "holder", "asked_colour", "colour_reason", "colour_holder")
+    return Arrival(land=str(data["land"]), **{f: data.get(f) for f in fields})
 
 
 def _holding(data: Mapping[str, Any]) -> Holding:

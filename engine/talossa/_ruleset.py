@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
 from engine.reading import Vocabulary, forgiving
 from engine.talossa._actions import numbered
+from engine.talossa._colours import choose_colour
 from engine.talossa._events import ConquerorJoined, StartingLandAssigned
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
@@ -22,7 +23,6 @@ from engine.talossa._step import dry_run, resolve_step
 from engine.talossa._svg import draw_map, step_shown
 
 MIN_CONQUERORS = 4  # II.1
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink", "teal", "grey")
 DRAWN = "No Action Plan came, so 6 random actions were drawn for you."
 NO_PLAN = (
     "No action could be read in this mail, so it is not an Action Plan: unless a plan comes before "
@@ -80,21 +80,22 @@ class Talossa:
     ) -> tuple[TalossaState, tuple[Event, ...]]:
         """A conqueror registers (II.1: until the last free land is conquered): country name,
         colour and starting land from ``role``; a taken or unknown land is replaced by a random
-        free one. The new country's Force Stack is filled for the current step."""
+        free one, a colour the map does not know or too like another's by the first distinct one
+        (the welcome says why). The new country's Force Stack is filled for the current step."""
         if state.finished or any(c.player == player for c in state.countries):
             raise ValueError(f"{player} cannot join: the game is over or they already play")
         board = Board(state)
-        free = board.free_lands()
-        if not free:
-            raise ValueError("no free land is left, so no one can join any more")
-        name, colour, asked = ([p.strip() for p in role.split(";")] + ["", "", ""])[:3]
-        used = {c.colour for c in state.countries}
-        colour = colour or next((c for c in COLOURS if c not in used), "grey")
-        wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
-        land = wanted if wanted in free else rng.choice(free)
-        holder = board.owner(wanted) if wanted is not None and land != wanted else None
-        refused = asked if asked and land != wanted else None
-        arrival = Arrival(land=land, asked_land=refused, holder=holder)
+        name, asked_colour, asked = ([p.strip() for p in role.split(";")] + ["", "", ""])[:3]
+        land, refused, holder = _starting_land(board, asked, rng)
+        colour, colour_reason, near = choose_colour(asked_colour, [c.colour for c in state.countries])
+        arrival = Arrival(
+            land=land,
+            asked_land=refused,
+            holder=holder,
+            asked_colour=asked_colour if colour_reason else None,
+            colour_reason=colour_reason,
+            colour_holder=state.countries[near].player if near is not None else None,
+        )
         country = Country(player=player, name=name or player, colour=colour, arrival=arrival)
         board.countries[player] = country
         board.set_land(land, owner=player, units=state.starting_units)
@@ -106,7 +107,7 @@ class Talossa:
             colour=colour,
             land=board.label(land),
             asked=refused,
-            holder=board.countries[holder].name if holder else None,
+            holder=_name(board, holder),
         )
         return after, (event,)
 
@@ -121,7 +122,10 @@ class Talossa:
                 colour=c.colour,
                 land=board.label(c.arrival.land),
                 asked=c.arrival.asked_land,
-                holder=board.countries[c.arrival.holder].name if c.arrival.holder else None,
+                holder=_name(board, c.arrival.holder),
+                colour_asked=c.arrival.asked_colour,
+                colour_reason=c.arrival.colour_reason,
+                colour_holder=_name(board, c.arrival.colour_holder),
             )
             for c in state.countries
             if c.arrival is not None
@@ -263,3 +267,20 @@ class Talossa:
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request, self)
+
+
+def _name(board: Board, player: str | None) -> str | None:
+    return board.countries[player].name if player else None
+
+
+def _starting_land(board: Board, asked: str, rng: random.Random) -> tuple[str, str | None, str | None]:
+    """The land asked for when it is free; else a random free land, the land asked for as written
+    and who held it (None when no land has that name)."""
+    free = board.free_lands()
+    if not free:
+        raise ValueError("no free land is left, so no one can join any more")
+    wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
+    if wanted in free:
+        return wanted, None, None
+    holder = board.owner(wanted) if wanted is not None else None
+    return rng.choice(free), asked or None, holder

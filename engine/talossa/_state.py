@@ -22,11 +22,16 @@ FORCED_COOLDOWN, FORCED_STEP = 10, 5  # VI.9: 10 withdrawals, then 15, 20...
 @dataclass(frozen=True)
 class Arrival:
     """How a conqueror came in, for its welcome (rulings): the land it got, and the land it asked
-    for when it did not get it, with who held that land (None: no land has that name)."""
+    for when it did not get it, with who held that land (None: no land has that name); likewise
+    the colour asked for, why it was not given (``_colours``: unknown, free, taken) and whose
+    colour it was too like."""
 
     land: str
     asked_land: str | None = None
     holder: str | None = None
+    asked_colour: str | None = None
+    colour_reason: str | None = None
+    colour_holder: str | None = None
 
 
 @dataclass(frozen=True)
