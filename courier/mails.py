@@ -159,7 +159,9 @@ class Mailer:
             seed_hash=seed_hash(seed),
             private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
         )
-        return self._send("welcome", ctx, to=player.email, key=key or f"{config.id}/welcome/{player.name}")
+        pictures = mail_pictures(config.ruleset, state, player.name)  # the starting map, as they see it
+        key = key or f"{config.id}/welcome/{player.name}"
+        return self._send("welcome", ctx, to=player.email, key=key, pictures=pictures)
 
     def receipt(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from engine.core import Event
 from engine.talossa import TALOSSA, Country, Holding, TalossaState
@@ -32,11 +33,15 @@ def position(
             stack=(stacks or {}).get(p, 12),
             capital=(capitals or {}).get(p),
             fallen=all(h.owner != p for h in holdings.values()),  # a country without land is gone
-            **{field: values[p] for field, values in country_fields.items() if p in values},
+            **_fields(country_fields, p),
         )
         for p, name in COUNTRIES.items()
     )
     return TalossaState(map="talossa", step=1, countries=countries, lands=holdings)
+
+
+def _fields(country_fields: Mapping[str, Mapping[str, int]], player: str) -> dict[str, Any]:
+    return {field: values[player] for field, values in country_fields.items() if player in values}
 
 
 def step(state: TalossaState, plans: Mapping[str, str], seed: int = 1) -> tuple[TalossaState, list[Event]]:

@@ -34,5 +34,5 @@ def test_an_unreadable_mail_after_a_plan_leaves_the_plan_standing() -> None:
     plan = TALOSSA.parse(state, "Al", "R: Abbavilla, 3")
     combined = TALOSSA.combine(plan, TALOSSA.parse(state, "Al", UNREADABLE))
     assert combined.orders == ("1. R: Abbavilla, 3",)
-    assert combined.notes[-1] == "Your earlier plan still stands."
+    assert combined.notes[-1] == "No action could be read in this mail, so your earlier plan still stands."
     assert not any("random" in n for n in combined.notes)

@@ -4,12 +4,13 @@ counts, capitals and strongholds marked, given names shown; the same map for eve
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import xml.etree.ElementTree as ET
 
 from courier.pictures import render_png
 from engine.talossa import TALOSSA, TALOSSA_MAP, Holding, TalossaState
-from engine.talossa._svg import fill_colour
+from engine.talossa._colours import MIN_DISTANCE, country_fills, distance, fill_colour
 from tests.talossa_helpers import position
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,10 +62,26 @@ def test_every_conquerors_colour_is_on_the_map_and_in_the_legend() -> None:
     state = scene()
     root = drawn(state)
     fills = {e.get("fill") for e in root.iter()}
-    players = [c.player for c in state.countries]
-    for country in state.countries:
-        assert fill_colour(country.colour, players.index(country.player)) in fills
-        assert any(country.name in t and country.colour in t for t in texts(root))
+    for country, fill in zip(
+        state.countries, country_fills([c.colour for c in state.countries]), strict=True
+    ):
+        assert fill in fills
+        legend = [t for t in texts(root) if t.startswith(country.name)]
+        assert legend and (country.colour in legend[0]) == (fill_colour(country.colour) == fill)
+    assert "Chartreuse-ish" not in "".join(texts(root))  # drawn in a palette colour: not named
+
+
+def test_two_countries_never_look_alike_on_the_map() -> None:
+    """Colours from before join checked them (or made by hand) are still drawn apart."""
+    alike = ["red", "Red", "maroon", "#e57373", "white", "violet", "purple", "Chartreuse-ish"]
+    state = scene()
+    countries = tuple(
+        dataclasses.replace(state.countries[0], player=f"P{i}", colour=c) for i, c in enumerate(alike)
+    )
+    root = drawn(dataclasses.replace(state, countries=countries, lands={}))
+    swatches = [e.get("fill") or "" for e in root.iter(f"{SVG}rect") if e.get("width") == "22"]
+    assert len(swatches) == len(alike) + 1  # one a country, and the free land's
+    assert all(distance(a, b) >= MIN_DISTANCE for a, b in itertools.combinations(swatches, 2))
 
 
 def test_given_names_unit_counts_capitals_and_strongholds_are_shown() -> None:

@@ -18,6 +18,7 @@ from engine.talossa import (
     FreeLandConquered,
     GameWon,
     LandCaptured,
+    LegFailed,
     Reinforced,
     StrongholdLost,
     UnitsMoved,
@@ -234,7 +235,21 @@ def test_a_conqueror_holding_every_land_that_is_not_free_wins() -> None:
 def test_a_move_leg_that_cannot_happen_leaves_the_other_legs_standing() -> None:
     lands = {"vuo-abbavilla": ("Al", 5), "vuo-downer": ("Al", 1), "vuo-farwell": ("Bea", 1)}
     after, events = step(position(lands), {"Al": "M: Abbavilla >> Downer, 2; Abbavilla >> Farwell, 1"})
-    assert of(events, UnitsMoved)[0].legs == ("Abbavilla >> Downer, 2",) and units(after, "vuo-downer") == 3
+    (moved,) = of(events, UnitsMoved)
+    assert moved.legs == ("Abbavilla >> Downer, 2",) and units(after, "vuo-downer") == 3
+    assert moved.failed == (
+        LegFailed(number=2, leg="Abbavilla >> Farwell, 1", reason="Farwell is not Alvania's"),
+    )
+
+
+def test_a_move_whose_every_leg_fails_says_which_leg_failed_and_why() -> None:
+    lands = {"vuo-abbavilla": ("Al", 5), "vuo-downer": ("Al", 1), "vuo-farwell": ("Bea", 1)}
+    _, events = step(position(lands), {"Al": "M: Downer >> Abbavilla, 1; Abbavilla >> Farwell, 1"})
+    (failed,) = of(events, ActionFailed)
+    assert failed.reason == (
+        "leg 1 (Downer >> Abbavilla, 1): no unit of Downer can move; "
+        "leg 2 (Abbavilla >> Farwell, 1): Farwell is not Alvania's"
+    )
 
 
 def test_a_conquer_tried_again_after_a_lost_battle_is_fought_again() -> None:

@@ -18,6 +18,22 @@ class ConquerorJoined(Event):
     colour: str
     land: str
     asked: str | None  # the land asked for, when it was taken or unknown and another was drawn
+    holder: str | None = None  # the country that held it (None: no land has that name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartingLandAssigned(Event):
+    """Told to the conqueror alone, in its welcome: where it starts, and why not where it asked."""
+
+    player: str
+    country: str
+    colour: str
+    land: str
+    asked: str | None  # as in ``ConquerorJoined``
+    holder: str | None
+    colour_asked: str | None = None  # the colour asked for, when another was given
+    colour_reason: str | None = None  # unknown (the map does not know it), free or taken (too like)
+    colour_holder: str | None = None  # the country whose colour it was too like
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,10 +129,20 @@ class StrongholdLost(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LegFailed:
+    """One leg of a Move that did not happen, while others did (rulings: which leg, why)."""
+
+    number: int  # 1 = the first leg of the action
+    leg: str  # as the plan wrote it
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitsMoved(Event):
     country: str
     number: int
     legs: tuple[str, ...]  # "Abbavilla >> Downer, 3" as moved (after any shortfall)
+    failed: tuple[LegFailed, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +192,7 @@ class GameWon(Event):
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     ConquerorJoined,
+    StartingLandAssigned,
     PlanPublished,
     ActionFailed,
     Reinforced,

@@ -5,20 +5,26 @@ State::
     {"map": "talossa", "step": 3, "starting_units": 1, "finished": false, "winner": null,
      "submitted": ["Bea", "Al"],
      "countries": [{"player": "Al", "name": "Alvania", "colour": "red", "stack": 12,
-                    "capital": null, "conquer_ban": 0, "declaration_due": 0, "fallen": false}, ...],
+                    "capital": null, "conquer_ban": 0, "declaration_due": 0, "fallen": false,
+                    "arrival": {"land": "vuo-abbavilla", "asked_land": null, "holder": null,
+                                "asked_colour": null, "colour_reason": null, "colour_holder": null}},
+                   ...],
      "lands": {"vuo-abbavilla": {"owner": "Al", "units": 4, "stronghold": false, "name": null}, ...}}
 
-``lands`` lists only lands that are held or were given a name; land keys are the map's.
+``lands`` lists only lands that are held or were given a name; land keys are the map's. ``arrival``
+(optional) is where the conqueror started, and the land and colour it asked for when it did not get
+them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Event, event_to_json, play_phase
 from engine.talossa._map import map_for
-from engine.talossa._state import Country, Holding, TalossaState
+from engine.talossa._state import Arrival, Country, Holding, TalossaState
 
 JSON = dict[str, Any]
 
@@ -42,6 +48,7 @@ def state_to_json(state: TalossaState) -> JSON:
                 "conquer_ban": c.conquer_ban,
                 "declaration_due": c.declaration_due,
                 "fallen": c.fallen,
+                **({"arrival": dataclasses.asdict(c.arrival)} if c.arrival else {}),
             }
             for c in state.countries
         ],
@@ -91,7 +98,13 @@ def _country(data: Mapping[str, Any]) -> Country:
         conquer_ban=int(data.get("conquer_ban", 0)),
         declaration_due=int(data.get("declaration_due", 0)),
         fallen=bool(data.get("fallen", False)),
+        arrival=_arrival(data["arrival"]) if data.get("arrival") else None,
     )
+
+
+def _arrival(data: Mapping[str, Any]) -> Arrival:
+    fields = ("asked_land", "holder", "asked_colour", "colour_reason", "colour_holder")
+    return Arrival(land=str(data["land"]), **{f: data.get(f) for f in fields})
 
 
 def _holding(data: Mapping[str, Any]) -> Holding:

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.core import Event, fold
-from engine.talossa._actions import DIRECTIONS, Action, Capitalshift, Conquer, Move, Reinforce, Strongholding
+from engine.talossa._actions import (
+    DIRECTIONS,
+    Action,
+    Capitalshift,
+    Conquer,
+    Leg,
+    Move,
+    Reinforce,
+    Strongholding,
+)
 from engine.talossa._events import (
     ActionFailed,
     BattleFought,
@@ -22,6 +31,7 @@ from engine.talossa._events import (
     FreeLandConquered,
     LandCaptured,
     LandNamed,
+    LegFailed,
     Reinforced,
     StrongholdChanged,
     StrongholdLost,
@@ -333,34 +343,40 @@ def _capitalshift(
 
 def _move(board: Board, run: PlanRun, index: int, action: Move, battle: Battle) -> list[Event]:
     """Each unit moves at most once per Move action: units that arrived cannot leave again (I.22);
-    every land keeps at least one unit, or it would become free."""
+    every land keeps at least one unit, or it would become free. A leg that cannot move is told
+    (which, why) and the others still move; if none can, the action fails."""
     start = {k: board.units(k) for k in board.lands_of(run.player)}
     left: dict[str, int] = {}
     done: list[str] = []
-    problems: list[str] = []
-    for leg in action.legs:
+    failed: list[LegFailed] = []
+    for number, leg in enumerate(action.legs, start=1):
         try:
-            origin, target = _own(board, run, leg.origin), _own(board, run, leg.target)
+            done.append(_leg(board, run, leg, start, left))
         except Failed as failure:
             if failure.skipped:
                 raise
-            problems.append(failure.reason)
-            continue
-        if not board.map.adjacent(origin, target):
-            problems.append(f"{board.label(target)} does not border {board.label(origin)}")
-            continue
-        free_to_go = min(start[origin] - left.get(origin, 0), board.units(origin) - 1)
-        units = min(leg.units, free_to_go)
-        if units <= 0:
-            problems.append(f"no unit of {board.label(origin)} can move")
-            continue
-        board.add_units(origin, -units)
-        board.add_units(target, units)
-        left[origin] = left.get(origin, 0) + units
-        done.append(f"{board.label(origin)} >> {board.label(target)}, {units}")
+            failed.append(LegFailed(number=number, leg=str(leg), reason=failure.reason))
     if not done:
-        raise Failed("; ".join(problems))
-    return [UnitsMoved(country=board.countries[run.player].name, number=index + 1, legs=tuple(done))]
+        if len(failed) == 1:
+            raise Failed(failed[0].reason)
+        raise Failed("; ".join(f"leg {f.number} ({f.leg}): {f.reason}" for f in failed))
+    name = board.countries[run.player].name
+    return [UnitsMoved(country=name, number=index + 1, legs=tuple(done), failed=tuple(failed))]
+
+
+def _leg(board: Board, run: PlanRun, leg: Leg, start: dict[str, int], left: dict[str, int]) -> str:
+    """Moves one leg's units; returns the leg as moved."""
+    origin, target = _own(board, run, leg.origin), _own(board, run, leg.target)
+    if not board.map.adjacent(origin, target):
+        raise Failed(f"{board.label(target)} does not border {board.label(origin)}")
+    free_to_go = min(start[origin] - left.get(origin, 0), board.units(origin) - 1)
+    units = min(leg.units, free_to_go)
+    if units <= 0:
+        raise Failed(f"no unit of {board.label(origin)} can move")
+    board.add_units(origin, -units)
+    board.add_units(target, units)
+    left[origin] = left.get(origin, 0) + units
+    return f"{board.label(origin)} >> {board.label(target)}, {units}"
 
 
 _RESOLVERS: dict[type, Callable[..., list[Event]]] = {

@@ -11,23 +11,24 @@ from typing import Any, ClassVar
 from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
 from engine.reading import Vocabulary, forgiving
 from engine.talossa._actions import numbered
-from engine.talossa._events import ConquerorJoined
+from engine.talossa._colours import choose_colour
+from engine.talossa._events import ConquerorJoined, StartingLandAssigned
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import VERBS, read_plan
 from engine.talossa._random_plan import random_plan
 from engine.talossa._resolve import dice
-from engine.talossa._state import Board, Country, TalossaState
+from engine.talossa._state import Arrival, Board, Country, TalossaState
 from engine.talossa._step import dry_run, resolve_step
 from engine.talossa._svg import draw_map, step_shown
 
 MIN_CONQUERORS = 4  # II.1
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "pink", "teal", "grey")
 DRAWN = "No Action Plan came, so 6 random actions were drawn for you."
 NO_PLAN = (
     "No action could be read in this mail, so it is not an Action Plan: unless a plan comes before "
     "the deadline, 6 random actions will be drawn for you (II.5)."
 )
+STANDS = "No action could be read in this mail, so your earlier plan still stands."
 HELP = (
     "# Up to 10 actions, one a line. R: Abbavilla, 3 · Q: Abbavilla >> Downer, 2 · Q: Abbavilla >> (north)",
     "# S: +Abbavilla · S: -Abbavilla · C: Abbavilla · M: Abbavilla >> Downer, 3; Farwell >> Juneau, 2",
@@ -79,19 +80,23 @@ class Talossa:
     ) -> tuple[TalossaState, tuple[Event, ...]]:
         """A conqueror registers (II.1: until the last free land is conquered): country name,
         colour and starting land from ``role``; a taken or unknown land is replaced by a random
-        free one. The new country's Force Stack is filled for the current step."""
+        free one, a colour the map does not know or too like another's by the first distinct one
+        (the welcome says why). The new country's Force Stack is filled for the current step."""
         if state.finished or any(c.player == player for c in state.countries):
             raise ValueError(f"{player} cannot join: the game is over or they already play")
         board = Board(state)
-        free = board.free_lands()
-        if not free:
-            raise ValueError("no free land is left, so no one can join any more")
-        name, colour, asked = ([p.strip() for p in role.split(";")] + ["", "", ""])[:3]
-        used = {c.colour for c in state.countries}
-        colour = colour or next((c for c in COLOURS if c not in used), "grey")
-        wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
-        land = wanted if wanted in free else rng.choice(free)
-        country = Country(player=player, name=name or player, colour=colour)
+        name, asked_colour, asked = ([p.strip() for p in role.split(";")] + ["", "", ""])[:3]
+        land, refused, holder = _starting_land(board, asked, rng)
+        colour, colour_reason, near = choose_colour(asked_colour, [c.colour for c in state.countries])
+        arrival = Arrival(
+            land=land,
+            asked_land=refused,
+            holder=holder,
+            asked_colour=asked_colour if colour_reason else None,
+            colour_reason=colour_reason,
+            colour_holder=state.countries[near].player if near is not None else None,
+        )
+        country = Country(player=player, name=name or player, colour=colour, arrival=arrival)
         board.countries[player] = country
         board.set_land(land, owner=player, units=state.starting_units)
         board.set_country(player, stack=board.force_due(player))
@@ -101,9 +106,30 @@ class Talossa:
             country=country.name,
             colour=colour,
             land=board.label(land),
-            asked=asked if land != wanted else None,
+            asked=refused,
+            holder=_name(board, holder),
         )
         return after, (event,)
+
+    def opening_events(self, state: TalossaState) -> tuple[Event, ...]:
+        """Each conqueror learns, privately, where it starts and why not where it asked (rulings)."""
+        board = Board(state)
+        return tuple(
+            StartingLandAssigned(
+                audience=frozenset({c.player}),
+                player=c.player,
+                country=c.name,
+                colour=c.colour,
+                land=board.label(c.arrival.land),
+                asked=c.arrival.asked_land,
+                holder=_name(board, c.arrival.holder),
+                colour_asked=c.arrival.asked_colour,
+                colour_reason=c.arrival.colour_reason,
+                colour_holder=_name(board, c.arrival.colour_holder),
+            )
+            for c in state.countries
+            if c.arrival is not None
+        )
 
     # --- phases -------------------------------------------------------------------------------------
 
@@ -135,8 +161,8 @@ class Talossa:
                 f"Your plan is number {len(earlier) + 1} in submission order so far: its action k resolves "
                 "after action k of the plans sent before it."
             )
-        else:
-            notes.append(NO_PLAN)
+        else:  # the receipt lists the earlier plan as standing: it must not announce random actions
+            notes.append(STANDS if player in state.submitted else NO_PLAN)
         return Submission(player, numbered(actions), tuple(errors), tuple(notes))
 
     def immediate(
@@ -153,7 +179,7 @@ class Talossa:
         """A plan is a whole: a new one replaces the old; a mail with no action leaves it standing."""
         if later.orders or earlier is None:
             return later
-        notes = (*(n for n in later.notes if n != NO_PLAN), "Your earlier plan still stands.")
+        notes = (*(n for n in later.notes if n not in (NO_PLAN, STANDS)), STANDS)
         return dataclasses.replace(earlier, errors=later.errors, notes=notes)
 
     def default(self, state: TalossaState, player: str, rng: random.Random) -> Submission:
@@ -241,3 +267,20 @@ class Talossa:
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request, self)
+
+
+def _name(board: Board, player: str | None) -> str | None:
+    return board.countries[player].name if player else None
+
+
+def _starting_land(board: Board, asked: str, rng: random.Random) -> tuple[str, str | None, str | None]:
+    """The land asked for when it is free; else a random free land, the land asked for as written
+    and who held it (None when no land has that name)."""
+    free = board.free_lands()
+    if not free:
+        raise ValueError("no free land is left, so no one can join any more")
+    wanted, _ = match_name(asked, board.spellings()) if asked else (None, None)
+    if wanted in free:
+        return wanted, None, None
+    holder = board.owner(wanted) if wanted is not None else None
+    return rng.choice(free), asked or None, holder

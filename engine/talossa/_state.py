@@ -20,6 +20,21 @@ FORCED_COOLDOWN, FORCED_STEP = 10, 5  # VI.9: 10 withdrawals, then 15, 20...
 
 
 @dataclass(frozen=True)
+class Arrival:
+    """How a conqueror came in, for its welcome (rulings): the land it got, and the land it asked
+    for when it did not get it, with who held that land (None: no land has that name); likewise
+    the colour asked for, why it was not given (``_colours``: unknown, free, taken) and whose
+    colour it was too like."""
+
+    land: str
+    asked_land: str | None = None
+    holder: str | None = None
+    asked_colour: str | None = None
+    colour_reason: str | None = None
+    colour_holder: str | None = None
+
+
+@dataclass(frozen=True)
 class Country:
     player: str
     name: str
@@ -29,6 +44,7 @@ class Country:
     conquer_ban: int = 0  # this many of the player's next actions may not be Conquer
     declaration_due: int = 0  # >0: a capital must be declared, with this many withdrawals after
     fallen: bool = False
+    arrival: Arrival | None = None  # None in positions made by hand
 
 
 @dataclass(frozen=True)

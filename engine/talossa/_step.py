@@ -19,6 +19,7 @@ from engine.talossa._events import (
     GameWon,
     PlanPublished,
     StepBegun,
+    UnitsMoved,
 )
 from engine.talossa._resolve import Battle, PlanRun, resolve_action, sure_win
 from engine.talossa._state import (
@@ -80,10 +81,22 @@ def run_actions(board: Board, plans: Sequence[tuple[str, list[Action]]], battle:
 
 
 def dry_run(state: TalossaState, player: str, actions: list[Action]) -> list[str]:
-    """The receipt's warnings: actions that fail even if this plan ran alone and won every battle."""
-    board = Board(state)
-    failures = [e for e in run_actions(board, [(player, actions)], sure_win) if isinstance(e, ActionFailed)]
-    return [f"Action {e.number} ({e.action}) cannot succeed as written: {e.reason}." for e in failures]
+    """The receipt's warnings: actions, and legs of a Move, that fail even if this plan ran alone
+    and won every battle."""
+    warnings: list[str] = []
+    for event in run_actions(Board(state), [(player, actions)], sure_win):
+        if isinstance(event, ActionFailed):
+            warnings.append(
+                f"Action {event.number} ({event.action}) cannot succeed as written: {event.reason}."
+            )
+        elif isinstance(event, UnitsMoved):
+            action = actions[event.number - 1]
+            warnings += [
+                f"Action {event.number} ({action}), leg {f.number} ({f.leg}) cannot succeed as written: "
+                f"{f.reason}; the other legs move."
+                for f in event.failed
+            ]
+    return warnings
 
 
 def produce_forces(board: Board) -> list[Event]:

@@ -10,52 +10,18 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Iterator
 from xml.sax.saxutils import escape
 
+from engine.talossa._colours import FREE, country_fills, fill_colour
 from engine.talossa._map import GameMap, Land
 from engine.talossa._state import Board, TalossaState
 
 FONT = "DejaVu Sans, sans-serif"
-WATER, FREE, LINK, SEA, INK = "#cfe3f1", "#fbfaf6", "#8a7f6c", "#3a78b8", "#222222"
+WATER, LINK, SEA, INK = "#cfe3f1", "#8a7f6c", "#3a78b8", "#222222"
 PROVINCE_TINTS = ("#efe6cf", "#e6e9cc", "#eddcc6", "#e1e6d3")
-FALLBACK = ("#e57373", "#64b5f6", "#81c784", "#fff176", "#ba68c8", "#ffb74d", "#4db6ac", "#f48fb1")
-SOFT = {  # the colours players name, softened so black unit counts stay legible on them
-    "red": "#e57373",
-    "blue": "#64b5f6",
-    "green": "#81c784",
-    "yellow": "#fff176",
-    "purple": "#ba68c8",
-    "violet": "#ba68c8",
-    "orange": "#ffb74d",
-    "brown": "#a1887f",
-    "pink": "#f48fb1",
-    "teal": "#4db6ac",
-    "cyan": "#4dd0e1",
-    "grey": "#b0bec5",
-    "gray": "#b0bec5",
-    "black": "#616161",
-    "white": "#f5f5f5",
-    "gold": "#ffd54f",
-    "navy": "#7986cb",
-    "olive": "#c0ca33",
-    "lime": "#d4e157",
-    "magenta": "#f06292",
-    "maroon": "#b5646a",
-}
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
 CHAR_WIDTH = 0.62  # DejaVu Sans averages about this many ems per character
 LEGEND_ROW, LEGEND_COLUMNS = 20, 2
-
-
-def fill_colour(colour: str, index: int = 0) -> str:
-    """The fill a country's colour is drawn with: a softened named colour, a #hex as given, or a
-    palette colour when the name is unknown."""
-    name = colour.strip().lower()
-    if _HEX.match(name):
-        return name
-    return SOFT.get(name, FALLBACK[index % len(FALLBACK)])
 
 
 def draw_map(state: TalossaState) -> str:
@@ -68,16 +34,17 @@ def draw_map(state: TalossaState) -> str:
     legend_rows = math.ceil((len(state.countries) + 1) / LEGEND_COLUMNS) + 1
     height = header + (bottom - top) + 16 + legend_rows * LEGEND_ROW + margin
     shift = (margin - left, header - top)
+    fills = dict(zip(board.countries, country_fills([c.colour for c in state.countries]), strict=True))
     body = [
         f'<rect x="{margin}" y="{header}" width="{right - left:.0f}" height="{bottom - top:.0f}" '
         f'fill="{WATER}" rx="6"/>',
         f'<g transform="translate({shift[0]:.1f},{shift[1]:.1f})">',
         *_provinces(game_map, unit),
         *_links(game_map, unit),
-        *itertools.chain.from_iterable(_land(board, land, unit) for land in game_map.lands.values()),
+        *itertools.chain.from_iterable(_land(board, land, unit, fills) for land in game_map.lands.values()),
         "</g>",
         *_header(state, width),
-        *_legend(state, board, margin, header + (bottom - top) + 24, width - 2 * margin),
+        *_legend(state, board, fills, (margin, header + (bottom - top) + 24), width - 2 * margin),
     ]
     return "\n".join(
         [
@@ -149,7 +116,7 @@ def _links(game_map: GameMap, unit: float) -> Iterator[str]:
         yield f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" {style}/>'
 
 
-def _land(board: Board, land: Land, unit: float) -> Iterator[str]:
+def _land(board: Board, land: Land, unit: float, fills: dict[str, str]) -> Iterator[str]:
     """One land's box: given name (bold), map name, unit count, and a star (capital) or a
     square (stronghold) in the bottom-left corner."""
     holding = board.holdings[land.key]
@@ -157,9 +124,7 @@ def _land(board: Board, land: Land, unit: float) -> Iterator[str]:
     x, y = land.centre[0] - width / 2, land.centre[1] - height / 2
     fill, stroke = FREE, "#9e9e9e"
     if holding.owner is not None:
-        players = [c.player for c in board.countries.values()]
-        colour = board.countries[holding.owner].colour
-        fill, stroke = fill_colour(colour, players.index(holding.owner)), "#444444"
+        fill, stroke = fills[holding.owner], "#444444"
     yield (
         f'<rect class="land" id="land-{land.key}" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" '
         f'height="{height:.1f}" rx="{unit * 0.08:.1f}" fill="{fill}" stroke="{stroke}" '
@@ -204,20 +169,22 @@ def _header(state: TalossaState, width: float) -> Iterator[str]:
     yield _text(width - 16, 44, "no fog: every conqueror sees this map", 10, fill="#888888", anchor="end")
 
 
-def _legend(state: TalossaState, board: Board, x: float, y: float, width: float) -> Iterator[str]:
-    column = width / LEGEND_COLUMNS
-    players = [c.player for c in state.countries]
+def _legend(
+    state: TalossaState, board: Board, fills: dict[str, str], at: tuple[float, float], width: float
+) -> Iterator[str]:
+    (x, y), column = at, width / LEGEND_COLUMNS
     for index, country in enumerate(state.countries):
         cx, cy = x + (index % LEGEND_COLUMNS) * column, y + (index // LEGEND_COLUMNS) * LEGEND_ROW
         lands = board.lands_of(country.player)
-        swatch = fill_colour(country.colour, players.index(country.player))
+        swatch = fills[country.player]
         yield _swatch(cx, cy, swatch, "#444444")
         status = (
             " — fallen"
             if country.fallen
             else f": {_count(len(lands), 'land')}, {_count(_units(board, lands), 'unit')}"
         )
-        line = f"{country.name} ({country.player}, {country.colour}){status}"
+        named = f", {country.colour}" if fill_colour(country.colour) == swatch else ""  # else drawn apart
+        line = f"{country.name} ({country.player}{named}){status}"
         yield _text(cx + 30, cy + 11.5, _clip(line, column - 36, 12), 12)
     row = y + math.ceil(len(state.countries) / LEGEND_COLUMNS) * LEGEND_ROW + 4
     yield _swatch(x, row, FREE, "#9e9e9e")
