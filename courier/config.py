@@ -22,7 +22,7 @@ from courier.schedule import Schedule, ScheduleError, parse_duration
 from courier.screenful import printable
 from courier.unknown_keys import unknown_config_keys, unknown_deployment_keys
 from engine import find_ruleset
-from engine.core import ConfigDefaults, OptionChecked, Ruleset
+from engine.core import ConfigDefaults, OptionChecked, Ruleset, fold
 
 
 class ConfigError(CourierError):
@@ -198,8 +198,12 @@ SHELL_KEYS = frozenset(
         "reminders",
         "early_resolution",
         "settle",
+        "absent",
     }
 )
+
+
+BOT_DOMAIN = "bot.invalid"  # a bot seat's address: no mail is sent there, none is read from there
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,15 @@ class Player:
     role: str = ""
     secret: str = ""
 
+    @property
+    def bot(self) -> bool:
+        """A seat played by the game's bot (`Email` = `bot` in the Players tab)."""
+        return is_bot_address(self.email)
+
+
+def is_bot_address(address: str) -> bool:
+    return address.lower().endswith("@" + BOT_DOMAIN)
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -218,11 +231,18 @@ class GameConfig:
     schedule: Schedule
     players: tuple[Player, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    absent: str = "default"  # `absent = bot`: every seat that sends nothing is played by the bot
     # What the organiser should fix though the game runs (a misspelt key, an untypable secret).
     warnings: tuple[str, ...] = ()
 
     def player_by_email(self, email: str) -> Player | None:
+        if is_bot_address(email):  # nobody writes as a bot
+            return None
         return next((p for p in self.players if p.email == email.lower()), None)
+
+    @property
+    def bots(self) -> list[str]:
+        return [p.name for p in self.players if p.bot]
 
 
 def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
@@ -258,8 +278,13 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
     warnings = unknown_config_keys(snapshot.config, ruleset) + _untypable_secrets(players)
+    absent = config.get("absent", "default").strip().lower() or "default"
+    if absent not in ("default", "bot"):
+        raise ConfigError(
+            f"{where}: {_cell(snapshot, 'absent')} `absent` must be `bot` or `default`, not {absent!r}"
+        )
     return GameConfig(
-        source.id, ruleset, schedule, players, options, tuple(f"{where}: {w}" for w in warnings)
+        source.id, ruleset, schedule, players, options, absent, tuple(f"{where}: {w}" for w in warnings)
     )
 
 
@@ -316,6 +341,8 @@ def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     numbers = snapshot.player_rows or list(range(2, len(snapshot.players) + 2))
     for number, row in zip(numbers, snapshot.players, strict=True):
         name, email = row.get("name", "").strip(), parseaddr(row.get("email", ""))[1].lower()
+        if email == "bot" and name:  # the game's bot plays this seat
+            email = f"{re.sub(r'[^a-z0-9]+', '-', fold(name)).strip('-') or 'seat'}-{number}@{BOT_DOMAIN}"
         if not name or "@" not in email:
             raise ConfigError(f"{where}: Players!A{number}:B{number} needs a name and a mail address")
         nicks = tuple(n.strip() for n in row.get("nickname", "").split(",") if n.strip())

@@ -48,14 +48,23 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
         ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
         headers if "Orders in" in headers else [*headers, "Orders in"],
     ]
+    bots = set(row.setup.get("bots", ()))
     for entry in rows:
-        cells = [_cell(entry.get(h)) for h in headers]
+        cells = [_bot_marked(_cell(entry.get(h)), bots) for h in headers]
         if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
             table.append(cells)
             continue
         name = entry.get("Player", "")
-        table.append([*cells, "yes" if name in written else ("no" if name in awaited else "—")])
+        orders_in = (
+            "bot" if name in bots else "yes" if name in written else ("no" if name in awaited else "—")
+        )
+        table.append([*cells, orders_in])
     return table
+
+
+def _bot_marked(value: Any, bots: set[str]) -> Any:
+    """A bot seat's name reads ``Darcy (bot)`` on the Ledger."""
+    return f"{value} (bot)" if isinstance(value, str) and value in bots else value
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

@@ -15,6 +15,7 @@ from courier.config import GameConfig, Player
 from courier.context import LoadedGame, Tick
 from courier.journal import GameRow
 from courier.newcomers import participants
+from courier.seats import silent_seat
 from engine.core import Event, MailsOnlyAwaited, Outcome, Submission, event_to_json, rng_for
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = ruleset.awaiting(ruleset.from_json(row.state))
+    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - set(row.setup.get("bots", ()))
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -59,8 +60,8 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
         if player in standing:
             submissions[player] = Submission.from_json(standing[player][0])
         else:
-            submissions[player] = ruleset.default(
-                state, player, rng_for(row.seed, row.phase_key, "default", player)
+            submissions[player] = silent_seat(
+                ruleset, state, player, seed=row.seed, phase_key=row.phase_key, setup=row.setup
             )
     return submissions
 

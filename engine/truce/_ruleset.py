@@ -97,8 +97,9 @@ class Truce:
 
     def pictures(self, state: TruceState, viewer: str | None) -> list[Picture]:
         """The standings chart: each player's Supply after every round, as the Ledger showed it
-        (never the Spoils a gift has put aside this round). The same for every viewer."""
-        if not state.supplies:
+        (never the Spoils a gift has put aside this round). The same for every player; none for the
+        organiser (``viewer=None``), who has the Ledger and needs no report of its own."""
+        if not state.supplies or viewer is None:
             return []
         series = {
             name: [STARTING_SUPPLY, *(row[i] for row in state.supplies)] for i, name in enumerate(state.names)

@@ -75,8 +75,9 @@ class Veneer(Game):
 
     def pictures(self, state: VeneerState, viewer: str | None) -> list[Picture]:
         """The standings chart: every player's coins as each turn began (public, as on the Ledger;
-        never a hand, a target or a faction). The same for every viewer."""
-        if len(state.coins) < 2:
+        never a hand, a target or a faction). The same for every player; none for the organiser
+        (``viewer=None``), who has the Ledger and needs no report of its own."""
+        if len(state.coins) < 2 or viewer is None:
             return []
         series = {name: [row[i] for row in state.coins] for i, name in enumerate(state.names)}
         played = len(state.coins) - 1
