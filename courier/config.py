@@ -264,7 +264,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         raise ConfigError(f"{where}: {cell + ': ' if cell else ''}{e}") from e
     players = _players(where, snapshot)
     options = {
-        k: _option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
+        k: option_value(v) for k, v in config.items() if k not in SHELL_KEYS and not k.endswith("_duration")
     }
     for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
         name = str(options.pop(key))
@@ -356,7 +356,7 @@ def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     return tuple(players)
 
 
-def _option_value(text: str) -> Any:
+def option_value(text: str) -> Any:
     """Config cells are text; options that look like numbers or yes/no become them."""
     value = text.strip()
     if value.lower() in ("yes", "true", "on"):

@@ -39,6 +39,8 @@ def bot_text(ruleset: Ruleset, state: Any, player: str, rng: random.Random) -> s
 
 
 def bot_submission(ruleset: Ruleset, state: Any, player: str, rng: random.Random) -> Submission:
-    """The bot's orders read by the game's own parser, noted as a bot's."""
-    submission = ruleset.parse(state, player, bot_text(ruleset, state, player, rng))
+    """The bot's orders read by the game's own parser, noted as a bot's. A bot with nothing to say
+    (a courtier not carrying, a phase with no choice for it) leaves the seat to the game's default."""
+    text = bot_text(ruleset, state, player, rng)
+    submission = ruleset.parse(state, player, text) if text.strip() else ruleset.default(state, player, rng)
     return dataclasses.replace(submission, notes=(*submission.notes, BOT_NOTE))

@@ -1,5 +1,6 @@
 """The Diplomacy bot as a game seat: its view is the whole board (nothing in standard Diplomacy is
-private once a phase is resolved) and its power."""
+private once a phase is resolved) and its power. From 1920 on it votes for a draw in every movement
+phase (the vote is secret; the game ends drawn only when every surviving player votes so)."""
 
 from __future__ import annotations
 
@@ -14,5 +15,12 @@ def view_of(state: DiplomacyState, player: str) -> BoardView:
     return BoardView(find_variant(state.variant).map, state.power_of(player), state.position)
 
 
+DRAW_FROM = 1920
+
+
 def bot_orders(view: BoardView, rng: random.Random) -> str:
-    return "\n".join(board_orders(view, rng))
+    lines = board_orders(view, rng)
+    phase = view.position.phase
+    if phase.kind == "movement" and phase.year >= DRAW_FROM:
+        lines.append("draw")
+    return "\n".join(lines)

@@ -1,9 +1,10 @@
-"""A simple, sensible monarch for board mode: it keeps on each border hex as many regiments as the
-strongest enemy next door, takes empty and weakly held hexes with the rest, sends idle regiments
+"""A simple, sensible monarch for board mode: it keeps on each border hex half as many regiments as
+the strongest enemy next door, takes empty and weakly held hexes with the rest, sends idle regiments
 from the interior towards the border, and boosts its biggest battle. It decides from its nation's
 map only (its hexes and their neighbours, as its order form shows them).
 
-Court mode is the players' social game (who carries and who spies); a bot there writes nothing."""
+In court mode a loyal courtier holding its nation's map delivers what that map suggests, a spy
+delivers `hold`; the monarchs' guesses are left to people."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from engine.monarchs._board import distance, home_of, neighbours
+from engine.monarchs._court import Court
 from engine.monarchs._state import MonarchsState
 
 
@@ -29,10 +31,18 @@ class MonarchView:
         return any(h == hex_name for h, _, _ in self.seen)
 
 
-def view_of(state: MonarchsState, player: str) -> MonarchView | None:
-    nation = state.nation_of(player)
-    if nation is None or state.court is not None or state.finished:
+def view_of(state: MonarchsState, player: str) -> MonarchView | CourtierView | None:
+    if state.finished:
         return None
+    if state.court is not None:
+        return _courtier_view(state, state.court, player)
+    nation = state.nation_of(player)
+    if nation is None:
+        return None
+    return _nation_view(state, nation)
+
+
+def _nation_view(state: MonarchsState, nation: str) -> MonarchView:
     position = state.position
     seen = tuple(
         (h, position.owners[h], position.armies[h][1] if h in position.armies else 0)
@@ -41,18 +51,51 @@ def view_of(state: MonarchsState, player: str) -> MonarchView | None:
     return MonarchView(nation, seen)
 
 
-def bot_orders(view: MonarchView | None, rng: random.Random) -> str:
+@dataclass(frozen=True)
+class CourtierView:
+    """A courtier's own knowledge: its loyalty, whether it may deliver, and its nation's map if it
+    holds it (what its order form shows)."""
+
+    loyal: bool
+    may_deliver: bool
+    map: MonarchView | None
+
+
+def _courtier_view(state: MonarchsState, court: Court, player: str) -> CourtierView | None:
+    courtier = court.courtier(player)
+    if courtier is None or court.pending:  # a monarch, or the guesses: the bot names nobody
+        return None
+    nation = courtier.serves
+    may = player in court.eligible(nation) and court.first.get(nation) in (None, player)
+    holds = court.map_holder.get(nation) == player
+    return CourtierView(courtier.loyal, may, _nation_view(state, nation) if holds else None)
+
+
+def bot_orders(view: MonarchView | CourtierView | None, rng: random.Random) -> str:
+    """Board mode: the monarch's orders. Court mode: a loyal courtier holding its nation's map
+    delivers the orders that map suggests; a spy who may deliver delivers `hold`; others stay
+    silent (the monarchs' guesses are left to people)."""
+    if isinstance(view, CourtierView):
+        if not view.may_deliver:
+            return ""
+        if not view.loyal:
+            return "hold"
+        return _monarch_orders(view.map, rng) if view.map else ""
     if view is None:
         return ""
+    return _monarch_orders(view, rng)
+
+
+def _monarch_orders(view: MonarchView, rng: random.Random) -> str:
     me = view.nation
     mine = [h for h, o, n in view.seen if o == me and n > 0]
     lines: list[str] = []
     battles: list[tuple[int, str]] = []
     rng.shuffle(mine)
     for origin in mine:
-        spare = view.regiments(origin) - _threat(view, origin)
-        for target in _prey(view, origin):
-            need = view.regiments(target) + 1
+        spare = view.regiments(origin) - (_threat(view, origin) + 1) // 2  # half the threat stays
+        for target in _prey(view, origin, rng):
+            need = view.regiments(target) + 1  # one more than the defenders: a near-certain win
             if spare < need:
                 continue
             lines.append(f"{need} {origin} {target}")
@@ -60,7 +103,7 @@ def bot_orders(view: MonarchView | None, rng: random.Random) -> str:
             if view.regiments(target):
                 battles.append((need + view.regiments(target), target))
         if spare > 1 and not _threat(view, origin):
-            step = _towards_border(view, origin)
+            step = _towards_border(view, origin, rng)
             if step:
                 lines.append(f"{spare - 1} {origin} {step}")
     guarded = [(_threat(view, h) + view.regiments(h), h) for h in mine if _threat(view, h)]
@@ -78,20 +121,22 @@ def _threat(view: MonarchView, hex_name: str) -> int:
     return max((view.regiments(n) for n in _enemies(view, hex_name)), default=0)
 
 
-def _prey(view: MonarchView, origin: str) -> list[str]:
+def _prey(view: MonarchView, origin: str, rng: random.Random) -> list[str]:
     """Neighbours not ours that we may enter: empty first, then the weakest held."""
     options = [
         n
         for n in neighbours(origin)
         if view.sees(n) and view.owner(n) != view.nation and home_of(n) in (None, view.nation)
     ]
-    return sorted(options, key=lambda n: (view.regiments(n), n))
+    ties = {n: rng.random() for n in options}  # no favourite direction: the board decides
+    return sorted(options, key=lambda n: (view.regiments(n), ties[n]))
 
 
-def _towards_border(view: MonarchView, origin: str) -> str | None:
+def _towards_border(view: MonarchView, origin: str, rng: random.Random) -> str | None:
     """The own neighbour closest to a hex that is not ours."""
     frontier = [h for h, o, _ in view.seen if o != view.nation]
     steps = [n for n in neighbours(origin) if view.owner(n) == view.nation]
     if not frontier or not steps:
         return None
-    return min(steps, key=lambda n: (min(distance(n, f) for f in frontier), n))
+    ties = {n: rng.random() for n in steps}
+    return min(steps, key=lambda n: (min(distance(n, f) for f in frontier), ties[n]))
