@@ -3,8 +3,8 @@ the strongest enemy next door, takes empty and weakly held hexes with the rest, 
 from the interior towards the border, and boosts its biggest battle. It decides from its nation's
 map only (its hexes and their neighbours, as its order form shows them).
 
-In court mode a loyal courtier holding its nation's map delivers what that map suggests, a spy
-delivers `hold`; the monarchs' guesses are left to people."""
+In court mode a spy who may deliver delivers `hold` (sabotage); loyal courtiers stay silent (the
+map holder may not deliver, and what passes between people is theirs); monarchs guess nothing."""
 
 from __future__ import annotations
 
@@ -53,12 +53,11 @@ def _nation_view(state: MonarchsState, nation: str) -> MonarchView:
 
 @dataclass(frozen=True)
 class CourtierView:
-    """A courtier's own knowledge: its loyalty, whether it may deliver, and its nation's map if it
-    holds it (what its order form shows)."""
+    """A courtier's own knowledge, as its order form shows it: its loyalty and whether it may
+    deliver this turn."""
 
     loyal: bool
     may_deliver: bool
-    map: MonarchView | None
 
 
 def _courtier_view(state: MonarchsState, court: Court, player: str) -> CourtierView | None:
@@ -67,20 +66,15 @@ def _courtier_view(state: MonarchsState, court: Court, player: str) -> CourtierV
         return None
     nation = courtier.serves
     may = player in court.eligible(nation) and court.first.get(nation) in (None, player)
-    holds = court.map_holder.get(nation) == player
-    return CourtierView(courtier.loyal, may, _nation_view(state, nation) if holds else None)
+    return CourtierView(courtier.loyal, may)
 
 
 def bot_orders(view: MonarchView | CourtierView | None, rng: random.Random) -> str:
-    """Board mode: the monarch's orders. Court mode: a loyal courtier holding its nation's map
-    delivers the orders that map suggests; a spy who may deliver delivers `hold`; others stay
-    silent (the monarchs' guesses are left to people)."""
+    """Board mode: the monarch's orders. Court mode: a spy who may deliver delivers `hold`; a loyal
+    courtier stays silent, since the seed bars the one holding the map from delivering and the
+    orders pass between people; the monarchs' guesses are left to people."""
     if isinstance(view, CourtierView):
-        if not view.may_deliver:
-            return ""
-        if not view.loyal:
-            return "hold"
-        return _monarch_orders(view.map, rng) if view.map else ""
+        return "hold" if view.may_deliver and not view.loyal else ""
     if view is None:
         return ""
     return _monarch_orders(view, rng)
