@@ -215,7 +215,7 @@ def report(
     ]
     if ruleset.name in ("diplomacy", "startrek"):
         lines.append(
-            f"  (Diplomacy: solo victories {kinds['solo'] / len(records):.1%}, draws "
+            f"  (solo victories {kinds['solo'] / len(records):.1%}, draws "
             f"{kinds['shared'] / len(records):.1%}, still open after the phase limit "
             f"{kinds['unfinished'] / len(records):.1%})"
         )

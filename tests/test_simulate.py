@@ -61,7 +61,7 @@ def test_diplomacy_reports_solo_and_draw_rates_per_power() -> None:
         "diplomacy", games=2, players=7, seed="d", options={}, jobs=1, progress=False, max_phases=6
     )
     text = report("diplomacy", records, players=7, seed="d", options={})
-    assert "Diplomacy: solo victories 0.0%, draws 0.0%, still open after the phase limit 100.0%" in text
+    assert "(solo victories 0.0%, draws 0.0%, still open after the phase limit 100.0%" in text
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
         assert f"\n  {power} " in text
 
