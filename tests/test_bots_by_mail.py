@@ -4,7 +4,7 @@ marks bot seats, early resolution does not wait for a bot, and replay reproduces
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -133,3 +133,40 @@ def test_absent_bot_plays_every_silent_seat_and_replays(tmp_path: Path) -> None:
     t.tick(at(1, 20, 5))
     checked, problems = replayed(t)
     assert problems == [] and checked >= 2
+
+
+VENEER = {
+    "game": "veneer",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "duration": "2h",
+    "vote_duration": "1h",
+    "response_duration": "1h",
+    "reminders": "none",
+    "absent": "bot",
+}
+
+
+def test_a_game_of_bots_plays_to_the_end_with_the_chart_in_the_game_over_mail(tmp_path: Path) -> None:
+    t = Table(
+        tmp_path, VENEER, rows(["Agatha", "Barney", "Charles"])
+    )  # people who never write: the bot plays them all
+    when = at(0, 8, 5)
+    for _ in range(400):
+        t.tick(when)
+        journal = t.journal()
+        try:
+            row = journal.game("truce-1")
+        finally:
+            journal.close()
+        assert row is not None
+        if row.finished:
+            break
+        when = max(when, row.deadline or when) + timedelta(minutes=1)
+    assert row is not None and row.finished
+    over = [m for m in t.sent("agatha@players.test") if m["X-Courier-Kind"] == "game_over"]
+    assert len(over) == 1
+    parts = {p.get_content_type(): p for p in over[0].walk()}
+    assert "image/png" in parts and "Veneer: coins" in str(parts["image/svg+xml"].get_content())
+    checked, problems = replayed(t)
+    assert problems == [] and checked > 10
