@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import random
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -324,6 +325,7 @@ def play_phase(
 # --- names as players type them -------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same names are folded for every line of every mail
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of a name: ``Émile`` and ``emile`` fold alike."""
     decomposed = unicodedata.normalize("NFKD", text.strip())

@@ -4,6 +4,7 @@ unanimous, secret vote (`draw` in the orders)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -100,7 +101,7 @@ class Diplomacy(Game):
     # --- orders -------------------------------------------------------------------------------
 
     def vocabulary(self, state: DiplomacyState) -> Vocabulary:
-        return order_vocabulary(find_variant(state.variant).map)
+        return _vocabulary(state.variant)
 
     @forgiving
     def parse(self, state: DiplomacyState, player: str, text: str) -> Submission:
@@ -242,6 +243,12 @@ class Diplomacy(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request)
+
+
+@functools.cache
+def _vocabulary(variant: str) -> Vocabulary:
+    """A variant's order words, made once: the forgiving reader needs them for every mail."""
+    return order_vocabulary(find_variant(variant).map)
 
 
 def _assign_powers(
