@@ -106,7 +106,7 @@ CONFIG = {
 }
 
 
-def test_a_report_by_mail_carries_the_map_inline_and_attached(tmp_path: Path) -> None:
+def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_gets_it_too(tmp_path: Path) -> None:
     rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
     t = Table(tmp_path, CONFIG, rows)
     t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
@@ -121,3 +121,5 @@ def test_a_report_by_mail_carries_the_map_inline_and_attached(tmp_path: Path) ->
     content = svg.get_content()
     text = content if isinstance(content, str) else content.decode()
     assert 'data-order="A mun - bur"' in text and 'data-order="F kie - den"' in text
+    (arbiter,) = [m for m in t.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
+    assert any(p.get_content_type() == "image/svg+xml" for p in arbiter.walk())  # the same board
