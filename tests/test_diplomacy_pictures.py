@@ -106,7 +106,9 @@ CONFIG = {
 }
 
 
-def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_gets_it_too(tmp_path: Path) -> None:
+def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_gets_it_too(
+    tmp_path: Path,
+) -> None:
     rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
     t = Table(tmp_path, CONFIG, rows)
     t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
