@@ -34,7 +34,8 @@ def standings_chart(title: str, series: Mapping[str, Sequence[int]], *, x_label:
     parts += _grid(top_value, rounds, at, x_label)
     for n, (player, values) in enumerate(series.items()):
         colour = PALETTE[n % len(PALETTE)]
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(i, v) for i, v in enumerate(values)))
+        dodge = (n - (len(series) - 1) / 2) * 2.0  # equal lines drawn side by side, not on top
+        points = " ".join(f"{x:.1f},{y + dodge:.1f}" for x, y in (at(i, v) for i, v in enumerate(values)))
         parts.append(
             f'<polyline class="series" data-player={quoteattr(player)} '
             f'data-values="{",".join(map(str, values))}" points="{points}" fill="none" '
