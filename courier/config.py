@@ -244,6 +244,11 @@ class GameConfig:
     def bots(self) -> list[str]:
         return [p.name for p in self.players if p.bot]
 
+    def bot_plays(self, player: str) -> bool:
+        """Whether the bot plays this seat when it sends nothing (read at each deadline, so a seat
+        given to the bot mid-game, a player who vanished, is played from the next deadline)."""
+        return player in self.bots or self.absent == "bot"
+
 
 def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     """Validate one game's Config and Players tabs; every problem is one clear ConfigError that

@@ -48,8 +48,6 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
             )
             continue
         setup = {**row.setup, "joined": [*row.setup.get("joined", []), player.name]}
-        if player.bot:  # a bot seat added mid-game is played by the bot from now on
-            setup["bots"] = [*setup.get("bots", []), player.name]
         with tick.journal.transaction() as db:
             tick.journal.add_submission(
                 db,

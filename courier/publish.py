@@ -48,7 +48,7 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
         ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
         headers if "Orders in" in headers else [*headers, "Orders in"],
     ]
-    bots = set(row.setup.get("bots", ()))
+    bots = set(loaded.config.bots)
     for entry in rows:
         cells = [_bot_marked(_cell(entry.get(h)), bots) for h in headers]
         if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)

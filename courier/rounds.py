@@ -42,7 +42,7 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - set(row.setup.get("bots", ()))
+    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - set(loaded.config.bots)
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -60,8 +60,9 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
         if player in standing:
             submissions[player] = Submission.from_json(standing[player][0])
         else:
+            bot = loaded.config.bot_plays(player)
             submissions[player] = silent_seat(
-                ruleset, state, player, seed=row.seed, phase_key=row.phase_key, setup=row.setup
+                ruleset, state, player, seed=row.seed, phase_key=row.phase_key, bot=bot
             )
     return submissions
 

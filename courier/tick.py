@@ -13,12 +13,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from courier import faults
 from courier.backends.base import BackendError, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
-from courier.config import ConfigError, Deployment, GameConfig, GameSource, game_config
+from courier.config import ConfigError, Deployment, GameSource, game_config
 from courier.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.guards import refuse_lost_journal
 from courier.interpret import interpret_inputs
@@ -219,16 +218,6 @@ def ingest_forms(tick: Tick) -> None:
 # --- game start -----------------------------------------------------------------------------------
 
 
-def _setup(names: list[str], config: GameConfig) -> dict[str, Any]:
-    """What replay needs to start the game again: players, options, and who the bot plays."""
-    setup: dict[str, Any] = {"players": names, "options": config.options}
-    if config.bots:
-        setup["bots"] = config.bots
-    if config.absent == "bot":
-        setup["absent"] = "bot"
-    return setup
-
-
 def start_game(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
     game_id = config.id
@@ -247,7 +236,7 @@ def start_game(tick: Tick, loaded: LoadedGame) -> None:
         id=game_id,
         ruleset=config.ruleset.name,
         seed=seed,
-        setup=_setup(names, config),
+        setup={"players": names, "options": config.options},
         state=config.ruleset.to_json(state),
         phase_key=config.ruleset.phase(state).key,
         opened_at=opened_at,

@@ -11,9 +11,11 @@ import pytest
 from openpyxl import load_workbook
 
 from courier.backends.base import SheetSnapshot
+from courier.backends.workbook import write_config
 from courier.config import ConfigError, GameSource, game_config
 from courier.journal import Journal
 from courier.replay import replay_game
+from engine.bots import BOT_NOTE
 from tests.conftest import Table, text_of
 
 TRUCE = {
@@ -170,3 +172,24 @@ def test_a_game_of_bots_plays_to_the_end_with_the_chart_in_the_game_over_mail(tm
     assert "image/png" in parts and "Veneer: coins" in str(parts["image/svg+xml"].get_content())
     checked, problems = replayed(t)
     assert problems == [] and checked > 10
+
+
+def test_a_player_who_vanished_is_replaced_by_the_bot_mid_game(tmp_path: Path) -> None:
+    names = ["Agatha", "Barney", "Celeste"]
+    t = Table(tmp_path, TRUCE, rows(names))
+    t.tick(at(0, 8, 5))
+    t.mail("celeste@players.test", "loot")
+    t.tick(at(0, 20, 5))  # round 1: Agatha and Barney are silent and pass, as the default says
+    write_config(tmp_path / "truce-1.xlsx", TRUCE, rows(names, bots=("Barney",)))  # Barney vanished
+    t.tick(at(1, 20, 5))  # round 2: the bot plays Barney; Agatha still passes by default
+    journal = t.journal()
+    try:
+        (first, second) = journal.rounds("truce-1")[:2]
+    finally:
+        journal.close()
+    assert first["submissions"]["Barney"]["orders"] == ["pass"]
+    assert second["submissions"]["Agatha"]["orders"] == ["pass"]
+    assert BOT_NOTE in second["submissions"]["Barney"]["notes"]
+    assert second["submissions"]["Barney"]["orders"] != ["pass"]
+    assert "Barney (bot)" in str(ledger(tmp_path))
+    assert replayed(t) == (2, [])
