@@ -52,7 +52,7 @@ def view_of(state: VeneerState, player: str) -> VeneerView:
         allies=state.allies(player),
         offers_to_me=tuple(sorted({o.sender for o in state.offers if o.receiver == player})),
         attacks=state.attacks,
-        price=troop_price(state, player) if seat.faction or state.stage != "setup" else 3,
+        price=troop_price(state, player),
         ceasefire="Ceasefire" in state.laws,
     )
 
