@@ -86,3 +86,12 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     done = run("truce", "--games", "4", "--players", "3", "--jobs", "1", "--plot", str(out))
     assert done.returncode == 0, done.stderr
     assert out.read_bytes().startswith(b"\x89PNG") and f"wrote {out}" in done.stdout
+
+
+def test_the_progress_bar_goes_to_stderr_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    quiet = simulate("truce", games=3, players=3, seed="p", options={}, jobs=1, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = simulate("truce", games=3, players=3, seed="p", options={}, jobs=1, progress=True)
+    captured = capsys.readouterr()
+    assert "3/3" in captured.err and captured.out == ""
+    assert quiet == shown
