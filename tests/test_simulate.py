@@ -93,5 +93,5 @@ def test_the_progress_bar_goes_to_stderr_when_asked(capsys: pytest.CaptureFixtur
     assert capsys.readouterr().err == ""
     shown = simulate("truce", games=3, players=3, seed="p", options={}, jobs=1, progress=True)
     captured = capsys.readouterr()
-    assert "3/3" in captured.err and captured.out == ""
+    assert "0/3" in captured.err and "game/s" in captured.err and captured.out == ""
     assert quiet == shown
