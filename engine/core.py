@@ -171,8 +171,9 @@ class Picture:
 
 @runtime_checkable
 class Illustrated(Protocol):
-    """Optional: a ruleset whose reports carry pictures (maps). ``viewer=None`` is the organiser's
-    unfogged view; a player's view shows only what that player may see."""
+    """Optional: a ruleset whose reports carry pictures (maps, charts). ``viewer=None`` is the
+    organiser's unfogged view (none: no organiser report, as for Truce's and Veneer's charts, which
+    show only what the Ledger shows); a player's view shows only what that player may see."""
 
     def pictures(self, state: Any, viewer: str | None) -> list[Picture]: ...
 
