@@ -107,6 +107,9 @@ def _parser() -> argparse.ArgumentParser:
     _organiser_commands(command, with_config)
     demo = command("demo", _demo, "play a whole game on local files with scripted players")
     demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
+    _simulate_arguments(
+        command("simulate", _simulate, "play many games with bots in every seat; print statistics")
+    )
     return parser
 
 
@@ -203,6 +206,19 @@ def _organiser(args: argparse.Namespace) -> int:
         journal.close()
     print(f"{args.game}: “{line}” journalled; it applies at the next tick, which mails the organiser")
     return 0
+
+
+def _simulate_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("game", help="the game kind, e.g. truce")
+    sub.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sub.add_argument("--players", type=int, required=True, help="players in each game")
+    sub.add_argument("--seed", default="1", help="the seed: the same seed gives the same statistics")
+    sub.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option, as in Config"
+    )
+    sub.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    sub.add_argument("--max-phases", type=int, default=600, help="a game longer than this is unfinished")
+    sub.add_argument("--plot", type=Path, metavar="OUT.png", help="draw the distributions (needs matplotlib)")
 
 
 def _aware(text: str) -> datetime:
@@ -324,6 +340,34 @@ def _init(args: argparse.Namespace) -> int:
         return 0
     for path in write_starter(args.dir, game=args.game):
         print(f"wrote {path}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from courier.config import option_value
+    from courier.simulate import plot, report, simulate
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option rounds=12")
+        options[key.strip()] = option_value(value)
+    if args.games < 1 or args.players < 1:
+        raise ValueError("--games and --players must be at least 1")
+    records = simulate(
+        args.game,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        options=options,
+        jobs=args.jobs,
+        max_phases=args.max_phases,
+    )
+    print(report(args.game, records, players=args.players, seed=args.seed, options=options), end="")
+    if args.plot:
+        plot(args.plot, args.game, records)
+        print(f"wrote {args.plot}")
     return 0
 
 

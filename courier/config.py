@@ -24,7 +24,7 @@ from courier.screenful import printable
 from courier.settings_shape import check_shape
 from courier.unknown_keys import unknown_config_keys, unknown_deployment_keys
 from engine import find_ruleset
-from engine.core import ConfigDefaults, OptionChecked, Ruleset
+from engine.core import ConfigDefaults, OptionChecked, Ruleset, fold
 
 __all__ = [
     "ConfigError",
@@ -223,10 +223,14 @@ SHELL_KEYS = frozenset(
         "reminders",
         "early_resolution",
         "settle",
+        "absent",
     }
 )
 # Keys the commands read (press, absence, the organiser's secret): the shell's, read every tick.
 COMMAND_KEYS = frozenset({"press", "away", "away_limit", "organiser_secret"})
+
+
+BOT_DOMAIN = "bot.invalid"  # a bot seat's address: no mail is sent there, none is read from there
 
 
 @dataclass(frozen=True)
@@ -237,6 +241,15 @@ class Player:
     role: str = ""
     secret: str = ""
 
+    @property
+    def bot(self) -> bool:
+        """A seat played by the game's bot (`Email` = `bot` in the Players tab)."""
+        return is_bot_address(self.email)
+
+
+def is_bot_address(address: str) -> bool:
+    return address.lower().endswith("@" + BOT_DOMAIN)
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -245,12 +258,24 @@ class GameConfig:
     schedule: Schedule
     players: tuple[Player, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    absent: str = "default"  # `absent = bot`: every seat that sends nothing is played by the bot
     # What the organiser should fix though the game runs (a misspelt key, an untypable secret).
     warnings: tuple[str, ...] = ()
     commands: dict[str, str] = field(default_factory=dict)  # COMMAND_KEYS as the Config tab has them
 
     def player_by_email(self, email: str) -> Player | None:
+        if is_bot_address(email):  # nobody writes as a bot
+            return None
         return next((p for p in self.players if p.email == email.lower()), None)
+
+    @property
+    def bots(self) -> list[str]:
+        return [p.name for p in self.players if p.bot]
+
+    def bot_plays(self, player: str) -> bool:
+        """Whether the bot plays this seat when it sends nothing (read at each deadline, so a seat
+        given to the bot mid-game, a player who vanished, is played from the next deadline)."""
+        return player in self.bots or self.absent == "bot"
 
 
 def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
@@ -272,7 +297,7 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         raise ConfigError(f"{where}: {cell + ': ' if cell else ''}{e}") from e
     players = _players(where, snapshot)
     options = {
-        k: _option_value(v)
+        k: option_value(v)
         for k, v in config.items()
         if k not in SHELL_KEYS | COMMAND_KEYS and not k.endswith("_duration")
     }
@@ -289,8 +314,20 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
     warnings = unknown_config_keys(snapshot.config, ruleset) + _untypable_secrets(players)
+    absent = config.get("absent", "default").strip().lower() or "default"
+    if absent not in ("default", "bot"):
+        raise ConfigError(
+            f"{where}: {_cell(snapshot, 'absent')} `absent` must be `bot` or `default`, not {absent!r}"
+        )
     return GameConfig(
-        source.id, ruleset, schedule, players, options, tuple(f"{where}: {w}" for w in warnings), commands
+        source.id,
+        ruleset,
+        schedule,
+        players,
+        options,
+        absent,
+        tuple(f"{where}: {w}" for w in warnings),
+        commands,
     )
 
 
@@ -348,6 +385,8 @@ def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     for number, row in zip(numbers, snapshot.players, strict=True):
         check_row(where, number, row)
         name, email = row.get("name", "").strip(), parseaddr(row.get("email", ""))[1].lower()
+        if email == "bot" and name:  # the game's bot plays this seat
+            email = f"{re.sub(r'[^a-z0-9]+', '-', fold(name)).strip('-') or 'seat'}-{number}@{BOT_DOMAIN}"
         nicks = tuple(n.strip() for n in row.get("nickname", "").split(",") if n.strip())
         players.append(Player(name, email, nicks, row.get("role", "").strip(), row.get("secret", "")))
     check_names(where, [(n, p.name, p.nicknames) for n, p in zip(numbers, players, strict=True)])
@@ -358,7 +397,7 @@ def _players(where: str, snapshot: SheetSnapshot) -> tuple[Player, ...]:
     return tuple(players)
 
 
-def _option_value(text: str) -> Any:
+def option_value(text: str) -> Any:
     """Config cells are text; options that look like numbers or yes/no become them."""
     value = text.strip()
     if value.lower() in ("yes", "true", "on"):

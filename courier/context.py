@@ -11,7 +11,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
-from courier.config import ConfigError, Deployment, GameConfig
+from courier.config import ConfigError, Deployment, GameConfig, is_bot_address
 from courier.errors import JournalError
 from courier.journal import Journal
 from courier.mails import Mailer
@@ -55,7 +55,9 @@ class Tick:
     def queue(
         self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str
     ) -> bool:
-        """Put one composed mail in the outbox (inside the caller's transaction)."""
+        """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""
+        if is_bot_address(str(message["To"])):
+            return False
         return self.journal.queue(
             db,
             key=key,

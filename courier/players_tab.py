@@ -20,7 +20,7 @@ def check_row(where: str, number: int, row: Mapping[str, str]) -> None:
         raise ConfigError(
             f"{where}: Players!A{number}: the name {name!r} holds a line break, tab or control character"
         )
-    if not _one_address(raw_email):
+    if raw_email.strip().lower() != "bot" and not _one_address(raw_email):
         raise ConfigError(
             f"{where}: Players!B{number}: {raw_email!r} is not one mail address (like name@example.org)"
         )

@@ -70,13 +70,19 @@ def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]
         ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
         headers if "Orders in" in headers else [*headers, "Orders in"],
     ]
+    bots = set(loaded.config.bots)
     for entry in rows:
-        cells = [_cell(entry.get(h)) for h in headers]
+        cells = [_bot_marked(_cell(entry.get(h)), bots) for h in headers]
         if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
             table.append(cells)
             continue
         name = entry.get("Player", "")
-        table.append([*cells, _orders_in(name, written=written, awaited=awaited, left=left, away=absent)])
+        orders_in = (
+            "bot"
+            if name in bots
+            else _orders_in(name, written=written, awaited=awaited, left=left, away=absent)
+        )
+        table.append([*cells, orders_in])
     return table
 
 
@@ -90,6 +96,11 @@ def _orders_in(
     if name in awaited:
         return "away" if name in away else "no"
     return "—"
+
+
+def _bot_marked(value: Any, bots: set[str]) -> Any:
+    """A bot seat's name reads ``Darcy (bot)`` on the Ledger."""
+    return f"{value} (bot)" if isinstance(value, str) and value in bots else value
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

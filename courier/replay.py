@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from courier.journal import GameRow, Journal
+from courier.seats import played_by_bot, silent_seat
 from engine import find_ruleset
 from engine.core import Submission, event_to_json, rng_for
 
@@ -39,7 +40,8 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
         _same(problems, key, "state before resolution", ruleset.to_json(state), record["state_before"])
         submissions = {p: Submission.from_json(s) for p, s in record["submissions"].items()}
         for player, recorded in _defaults(journal, game_id, key, submissions):
-            again = ruleset.default(state, player, rng_for(row.seed, key, "default", player))
+            bot = played_by_bot(recorded)
+            again = silent_seat(ruleset, state, player, seed=row.seed, phase_key=key, bot=bot)
             _same(problems, key, f"default for {player}", again.to_json(), recorded.to_json())
         resolution = ruleset.resolve(state, submissions, rng_for(row.seed, key, "resolve"))
         _same(problems, key, "events", [event_to_json(e) for e in resolution.events], record["events"])

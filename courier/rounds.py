@@ -19,6 +19,7 @@ from courier.newcomers import participants
 from courier.outage import add_history_note
 from courier.players import absent_players, away_deadline
 from courier.render import render_event
+from courier.seats import silent_seat
 from engine.core import (
     Event,
     MailsOnlyAwaited,
@@ -60,7 +61,9 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = ruleset.awaiting(ruleset.from_json(row.state)) - absent_players(tick, row)
+    awaited = (
+        ruleset.awaiting(ruleset.from_json(row.state)) - absent_players(tick, row) - set(loaded.config.bots)
+    )
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -80,8 +83,9 @@ def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str,
         if player in standing and player not in kicked(row):  # a seat that left plays the default
             submissions[player] = Submission.from_json(standing[player][0])
         else:
-            submissions[player] = ruleset.default(
-                state, player, rng_for(row.seed, row.phase_key, "default", player)
+            bot = loaded.config.bot_plays(player)
+            submissions[player] = silent_seat(
+                ruleset, state, player, seed=row.seed, phase_key=row.phase_key, bot=bot
             )
     return submissions
 

@@ -36,7 +36,7 @@ DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {
 # Config keys the shell reads for every game (courier/config.py's SHELL_KEYS and the schedule's).
 SHELL_CONFIG_KEYS = frozenset(
     {"game", "timezone", "start", "deadlines", "duration", "weekdays", "reminders", "early_resolution"}
-    | {"settle", "outage_grace", "press", "away", "away_limit", "organiser_secret"}
+    | {"settle", "outage_grace", "press", "away", "away_limit", "organiser_secret", "absent"}
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import random
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -173,8 +174,9 @@ class Picture:
 
 @runtime_checkable
 class Illustrated(Protocol):
-    """Optional: a ruleset whose reports carry pictures (maps). ``viewer=None`` is the organiser's
-    unfogged view; a player's view shows only what that player may see."""
+    """Optional: a ruleset whose reports carry pictures (maps, charts). ``viewer=None`` is the
+    organiser's unfogged view (none: no organiser report, as for Truce's and Veneer's charts, which
+    show only what the Ledger shows); a player's view shows only what that player may see."""
 
     def pictures(self, state: Any, viewer: str | None) -> list[Picture]: ...
 
@@ -398,6 +400,7 @@ def play_phase(
 # --- names as players type them -------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same names are folded for every line of every mail
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of a name: ``Émile`` and ``emile`` fold alike."""
     decomposed = unicodedata.normalize("NFKD", text.strip())

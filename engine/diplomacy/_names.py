@@ -60,6 +60,9 @@ def split_coast(words: Sequence[str]) -> tuple[list[str], str | None]:
     return list(words), None
 
 
+_MADE: dict[int, tuple[Map, Names]] = {}  # id(map) → (the map, kept alive, and its names)
+
+
 @dataclass(frozen=True)
 class Names:
     """Every accepted spelling of every province of one map."""
@@ -69,6 +72,14 @@ class Names:
 
     @classmethod
     def of(cls, map: Map) -> Names:
+        """The names of ``map``, worked out once per map (every mail is read with them)."""
+        known = _MADE.get(id(map))
+        if known is None or known[0] is not map:
+            known = _MADE[id(map)] = (map, cls._make(map))
+        return known[1]
+
+    @classmethod
+    def _make(cls, map: Map) -> Names:
         spellings: dict[str, str] = {}
         hyphenated: set[str] = set()
 

@@ -4,12 +4,13 @@ unanimous, secret vote (`draw` in the orders)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Resolution, Submission
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
@@ -18,6 +19,7 @@ from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
 from engine.diplomacy._resolve_phase import resolve_phase
 from engine.diplomacy._results import Illegal
+from engine.diplomacy._svg import draw_map, order_rows
 from engine.diplomacy._variant import Variant, find_variant
 from engine.reading import Vocabulary, forgiving
 
@@ -33,6 +35,9 @@ class DiplomacyState:
     powers: Mapping[str, str]  # player -> power
     result: Outcome | None = None
     phases: int = 1  # phases played so far, counting this one
+    # the phase just resolved and its orders as (power, order, result), public once resolved: the map
+    last_phase: str = ""
+    last_orders: tuple[tuple[str, str, str], ...] = ()
 
     def power_of(self, player: str) -> str:
         return self.powers[player]
@@ -96,7 +101,7 @@ class Diplomacy(Game):
     # --- orders -------------------------------------------------------------------------------
 
     def vocabulary(self, state: DiplomacyState) -> Vocabulary:
-        return order_vocabulary(find_variant(state.variant).map)
+        return _vocabulary(state.variant)
 
     @forgiving
     def parse(self, state: DiplomacyState, player: str, text: str) -> Submission:
@@ -134,21 +139,35 @@ class Diplomacy(Game):
         variant, position = find_variant(state.variant), state.position
         orders = _orders(variant, state, submissions)
         outcome = resolve_phase(variant, position, orders)
+        rows = [_result_row(r) for r in outcome.results]
         events: list[Event] = [
             OrderResolved(power=r["power"], order=r["order"], result=r["result"], reason=r["reason"])
-            for r in map(_result_row, outcome.results)
+            for r in rows
         ]
         after = outcome.position
         if after.phase.year != position.phase.year or after.phase.kind == "adjustment":
             events.append(CentresCounted(year=position.phase.year, centres=_centre_counts(after)))
         result = _result(variant, state, after, submissions, events)
         events.append(PhaseBegun(label="Finished" if result else str(after.phase)))
+        played = replace(state, last_phase=self.phase(state).label, last_orders=order_rows(rows))
         return Resolution(
-            replace(state, position=after, result=result, phases=state.phases + 1), tuple(events)
+            replace(played, position=after, result=result, phases=state.phases + 1), tuple(events)
         )
 
     def outcome(self, state: DiplomacyState) -> Outcome | None:
         return state.result
+
+    def pictures(self, state: DiplomacyState, viewer: str | None) -> list[Picture]:
+        """The standard board after the last phase with its orders, the same for every viewer:
+        nothing on it is private (draw votes are not orders and are never drawn)."""
+        if state.variant != "standard":
+            return []
+        position = state.position
+        when = f"after {state.last_phase}" if state.last_phase else "at the start"
+        title = f"Diplomacy {when}" + (f"; now {self.phase(state).label}" if state.last_phase else "")
+        return [
+            Picture(f"map-{position.phase.key}", title, draw_map(position, state.last_orders, title=title))
+        ]
 
     def ledger(self, state: DiplomacyState) -> list[dict[str, Any]]:
         position = state.position
@@ -191,6 +210,8 @@ class Diplomacy(Game):
             **data,
             "powers": dict(state.powers),
             "phases": state.phases,
+            "last_phase": state.last_phase,
+            "last_orders": [list(row) for row in state.last_orders],
             "result": None
             if result is None
             else {
@@ -211,11 +232,23 @@ class Diplomacy(Game):
             )
         )
         return DiplomacyState(
-            variant.name, position, dict(data["powers"]), outcome, int(data.get("phases", 1))
+            variant.name,
+            position,
+            dict(data["powers"]),
+            outcome,
+            int(data.get("phases", 1)),
+            str(data.get("last_phase", "")),
+            tuple((str(p), str(o), str(r)) for p, o, r in data.get("last_orders", ())),
         )
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request)
+
+
+@functools.cache
+def _vocabulary(variant: str) -> Vocabulary:
+    """A variant's order words, made once: the forgiving reader needs them for every mail."""
+    return order_vocabulary(find_variant(variant).map)
 
 
 def _assign_powers(

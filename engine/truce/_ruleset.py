@@ -7,14 +7,23 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Outcome, Phase, Resolution, Submission
+from engine.chart import standings_chart
+from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.truce._gifts import apply_gifts
 from engine.truce._json import resolve_request
 from engine.truce._outcome import decide, ledger_rows, order_form
 from engine.truce._parse import VERBS, parse_orders
 from engine.truce._resolve import resolve_round
-from engine.truce._state import JSON, MIN_PLAYERS, Player, TruceState, state_from_json, state_to_json
+from engine.truce._state import (
+    JSON,
+    MIN_PLAYERS,
+    STARTING_SUPPLY,
+    Player,
+    TruceState,
+    state_from_json,
+    state_to_json,
+)
 
 
 class Truce:
@@ -95,7 +104,21 @@ class Truce:
         if state.finished:
             raise ValueError("the game is over; there is no round to resolve")
         after, events = resolve_round(state, submissions)
+        after = dataclasses.replace(after, supplies=(*state.supplies, tuple(p.supply for p in after.players)))
         return Resolution(after, tuple(events))
+
+    def pictures(self, state: TruceState, viewer: str | None) -> list[Picture]:
+        """The standings chart: each player's Supply after every round, as the Ledger showed it
+        (never the Spoils a gift has put aside this round). The same for every player; none for the
+        organiser (``viewer=None``), who has the Ledger and needs no report of its own."""
+        if not state.supplies or viewer is None:
+            return []
+        series = {
+            name: [STARTING_SUPPLY, *(row[i] for row in state.supplies)] for i, name in enumerate(state.names)
+        }
+        played = len(state.supplies)
+        title = f"Truce: Supply after round {played} of {state.rounds}"
+        return [Picture(f"standings-round-{played}", title, standings_chart(title, series, x_label="round"))]
 
     def outcome(self, state: TruceState) -> Outcome | None:
         return decide(state) if state.finished else None

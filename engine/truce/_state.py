@@ -47,6 +47,7 @@ class TruceState:
     rounds: int
     nicknames: tuple[tuple[str, tuple[str, ...]], ...] = ()
     last: tuple[Result, ...] = ()  # the previous round's results, in player order
+    supplies: tuple[tuple[int, ...], ...] = ()  # each player's Supply after each round (public)
 
     @property
     def finished(self) -> bool:
@@ -81,6 +82,7 @@ def state_to_json(state: TruceState) -> JSON:
         "players": [dataclasses.asdict(p) for p in state.players],
         "nicknames": {name: list(nicks) for name, nicks in state.nicknames},
         "last": [dataclasses.asdict(r) for r in state.last],
+        "supplies": [list(row) for row in state.supplies],
     }
 
 
@@ -92,4 +94,5 @@ def state_from_json(data: Mapping[str, Any]) -> TruceState:
         rounds=data["rounds"],
         nicknames=tuple((name, tuple(nicks)) for name, nicks in data.get("nicknames", {}).items()),
         last=tuple(Result(**r) for r in data.get("last", ())),
+        supplies=tuple(tuple(row) for row in data.get("supplies", ())),
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Resolution, Submission
+from engine.chart import standings_chart
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
@@ -81,7 +83,22 @@ class Veneer(Game):
         self, state: VeneerState, submissions: Mapping[str, Submission], rng: random.Random
     ) -> Resolution:
         after, events = resolve_stage(state, submissions, rng)
+        if after.turn != state.turn or (after.finished and not state.finished):  # coins for the chart
+            after = dataclasses.replace(after, coins=(*state.coins, tuple(s.coins for s in after.seats)))
         return Resolution(after, tuple(events))
+
+    def pictures(self, state: VeneerState, viewer: str | None) -> list[Picture]:
+        """The standings chart: every player's coins as each turn began (public, as on the Ledger;
+        never a hand, a target or a faction). The same for every player; none for the organiser
+        (``viewer=None``), who has the Ledger and needs no report of its own."""
+        if len(state.coins) < 2 or viewer is None:
+            return []
+        series = {name: [row[i] for row in state.coins] for i, name in enumerate(state.names)}
+        played = len(state.coins) - 1
+        title = f"Veneer: coins after {played} turn{'s' if played != 1 else ''}"
+        return [
+            Picture(f"standings-turn-{played}", title, standings_chart(title, series, x_label="turns played"))
+        ]
 
     def outcome(self, state: VeneerState) -> Outcome | None:
         return decide(state)

@@ -81,6 +81,7 @@ class VeneerState:
     debts: tuple[Debt, ...] = ()
     winners: tuple[str, ...] = ()
     reason: str = ""
+    coins: tuple[tuple[int, ...], ...] = ()  # every seat's coins as each turn began, and at the end
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -157,6 +158,7 @@ def state_to_json(state: VeneerState) -> JSON:
         ],
         "winners": list(state.winners),
         "reason": state.reason,
+        "coins": [list(row) for row in state.coins],
     }
 
 
@@ -185,4 +187,5 @@ def state_from_json(data: Mapping[str, Any]) -> VeneerState:
         ),
         winners=tuple(data.get("winners", ())),
         reason=data.get("reason", ""),
+        coins=tuple(tuple(row) for row in data.get("coins", ())),
     )
