@@ -123,6 +123,7 @@ ORGANISER_COMMANDS: tuple[tuple[str, str], ...] = (
     ("rollback", "restore the game as it was before round N was resolved (--to N)"),
     ("replace", "hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]"),
     ("kick", "take a player out: the seat plays the game's default for absent players"),
+    ("bot", "give a player's seat to the game's bot (it plays from the next deadline)"),
     ("end", "end the game now: a final report to all with the ranking so far"),
     ("message", "send a notice from the organiser to every player"),
 )
@@ -135,7 +136,7 @@ def _organiser_commands(command: Any, with_config: Any) -> None:
         sub.add_argument("game", help="the game's id")
         if name == "extend":
             sub.add_argument("duration", nargs="?", help="e.g. 24h, 2d, 1d 12h")
-        if name in ("replace", "kick"):
+        if name in ("replace", "kick", "bot"):
             sub.add_argument("player", help="the player's name")
         if name == "replace":
             sub.add_argument("address", help="the substitute's mail address")
@@ -170,6 +171,8 @@ def command_line(args: argparse.Namespace) -> str:
             )
         case "kick":
             return f"kick {args.player}"
+        case "bot":
+            return f"bot {args.player}"
         case "end":
             return "end game"
         case "message":

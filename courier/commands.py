@@ -16,7 +16,18 @@ from zoneinfo import ZoneInfo
 
 from courier.schedule import parse_duration
 
-ORGANISER_VERBS = ("pause", "resume", "extend", "process", "rollback", "replace", "kick", "end", "message")
+ORGANISER_VERBS = (
+    "pause",
+    "resume",
+    "extend",
+    "process",
+    "rollback",
+    "replace",
+    "kick",
+    "bot",
+    "end",
+    "message",
+)
 PLAYER_VERBS = ("status", "help", "resign", "away", "press")
 
 ORGANISER_SYNTAX = (
@@ -27,6 +38,7 @@ ORGANISER_SYNTAX = (
     "rollback to round 3  (or a phase, e.g. rollback to S1902M)",
     "replace Darcy with emmett@example.org  (or: … as Emmett)",
     "kick Darcy",
+    "bot Darcy  (the game's bot plays the seat from the next deadline)",
     "end game",
     "message all: the text, which may go on over the following lines",
 )
@@ -156,6 +168,12 @@ def _kick(line: str, rest: str) -> Command:
     return Command("kick", line, name=rest.rstrip("."))
 
 
+def _bot(line: str, rest: str) -> Command:
+    if not rest:
+        raise CommandError(f"“{line}”: say whose seat, e.g. bot Darcy")
+    return Command("bot", line, name=rest.rstrip("."))
+
+
 def _message(line: str, rest: str) -> Command:
     match = re.fullmatch(r"(?:to\s+)?all\s*:?\s*(.*)", rest, re.I | re.S)
     if not match:
@@ -208,6 +226,7 @@ _READERS: dict[str, _Reader] = {
     "rollback": _rollback,
     "replace": _replace,
     "kick": _kick,
+    "bot": _bot,
     "end": _bare("end", "game", "the game"),
     "message": _message,
     "status": _bare("status"),

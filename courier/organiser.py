@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import sqlite3
 from collections.abc import Callable
@@ -18,13 +19,13 @@ from email.utils import parseaddr
 from courier import faults
 from courier.backups import backup_journal
 from courier.commands import ORGANISER_SYNTAX, Command, CommandError, parse_commands, until_time
-from courier.config import GameConfig
+from courier.config import BOT_DOMAIN, GameConfig
 from courier.context import LoadedGame, Tick
 from courier.control import control, kicked, put_control, round_key, seat_label, with_seats
 from courier.journal import GameRow, Input, Journal
 from courier.newcomers import participants
 from courier.outage import add_history_note
-from engine.core import Outcome
+from engine.core import Outcome, fold
 
 log = logging.getLogger(__name__)
 
@@ -340,6 +341,36 @@ def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
     step.tick.queue(step.db, key=f"{key}/status", message=status, game=step.row.id, kind="answer")
 
 
+def _bot(step: Step, command: Command) -> str:
+    """The game's bot takes the seat, as `Email` = `bot` in the Players tab would: the player's mail
+    stops counting and they get no more mail; the bot plays it from the next deadline."""
+    step.running()
+    seat = step.seat(command.name, left_too=True)
+    config = step.loaded.config
+    old = next(p for p in config.players if p.name == seat)
+    if old.bot:
+        raise Refused(f"the bot plays {seat} already")
+    address = f"{re.sub(r'[^a-z0-9]+', '-', fold(seat)).strip('-') or 'seat'}@{BOT_DOMAIN}"
+    seats = {**step.row.setup.get("seats", {}), seat: {"email": address, "name": ""}}
+    setup = {**step.row.setup, "seats": seats, "kicked": sorted(kicked(step.row) - {seat})}
+    Journal.set_setup(step.db, step.row.id, setup)
+    step.row = replace(step.row, setup=setup)
+    step.loaded.config = with_seats(config, step.row)
+    goodbye = f"The organiser has given your seat {seat} to the game's bot; this game will mail you no more."
+    message = step.tick.mailer.answer(
+        config,
+        to=old.email,
+        name=old.name,
+        topic="The bot plays your seat",
+        lines=[goodbye],
+        key=f"{step.key}/old",
+    )
+    step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
+    step.tell_all(f"{seat}'s seat is now played by the game's bot.")
+    step.history(f"The bot plays {seat}'s seat")
+    return f"done. The bot plays {seat} from the next deadline; the old address no longer counts."
+
+
 def _kick(step: Step, command: Command) -> str:
     step.running()
     seat = step.seat(command.name)
@@ -422,6 +453,7 @@ APPLY: dict[str, Callable[[Step, Command], str]] = {
     "rollback": _rollback,
     "replace": _replace,
     "kick": _kick,
+    "bot": _bot,
     "end": _end,
     "message": _message_all,
     "help": _help,

@@ -14,6 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from courier.backends._sheet_tables import shown_rows
+from courier.config import is_bot_address
 from courier.context import LoadedGame, Tick
 from courier.control import away, kicked
 from courier.journal import GameRow
@@ -41,14 +42,17 @@ def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
     counts), their name as a nickname, no secret. Written only while the tab shows otherwise."""
     seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
     shown = {p.get("name", ""): p for p in loaded.snapshot.players}
+    written = {
+        seat: "bot" if is_bot_address(info["email"]) else info["email"] for seat, info in seats.items()
+    }
     changes = {
         seat: {
-            "email": info["email"],
+            "email": written[seat],
             "secret": "",
             **({"nickname": info["name"]} if info.get("name") else {}),
         }
         for seat, info in seats.items()
-        if seat in shown and shown[seat].get("email", "").lower() != info["email"]
+        if seat in shown and shown[seat].get("email", "").lower() != written[seat]
     }
     if changes:
         loaded.workbook.update_players(changes)

@@ -360,3 +360,28 @@ def test_the_organiser_asks_for_help_and_status_shows_a_pause(
     assert any("the organiser's commands, one a line: pause; resume" in text for text in helped)
     assert cli(table, "status") == 0
     assert "Round 1 of 3 (paused)" in capsys.readouterr().out
+
+
+def test_bot_gives_a_seat_to_the_games_bot(table: Table) -> None:
+    """`bot Darcy` (issue 18): the bot plays the seat from the next deadline, Darcy's mail stops
+    counting and Darcy gets no more mail; the Players tab and the Ledger show the bot; replay holds."""
+    command(table, "bot Darcy")
+    table.tick(at(0, 9))
+    assert "bot Darcy: done" in answer(table)
+    assert "given your seat Darcy to the game's bot" in text_of(table.sent("Darcy")[-1])
+    before = len(table.sent("Darcy"))
+    table.order("Darcy", "attack Agatha")
+    table.tick(at(0, 20, 5))
+    assert len(table.sent("Darcy")) == before  # the old address gets nothing, not even a refusal
+    book = load_workbook(table.root / "truce-1.xlsx")
+    players = list(book["Players"].iter_rows(values_only=True))
+    assert next(row for row in players if row[0] == "Darcy")[1] == "bot"
+    ledger = list(book["Ledger"].iter_rows(values_only=True))
+    assert any(row[0] == "Darcy (bot)" for row in ledger)
+    journal = table.journal()
+    try:
+        submitted = journal.rounds("truce-1")[0]["submissions"]["Darcy"]["orders"]
+    finally:
+        journal.close()
+    assert submitted and "attack Agatha" not in submitted  # the bot's own choice
+    replays(table)
