@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
 
@@ -304,24 +305,12 @@ class Mailer:
         in_reply_to: str | None,
         key: str,
     ) -> EmailMessage:
-        mail = MailContext(
-            game_id=config.id,
-            game_title=config.ruleset.title,
-            phase_label="",
-            recipient_name=player.name,
-            recipient_email=player.email,
-        )
+        mail = _outside_phases(config, player.name, player.email)
         ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=screenful.shorten(subject))
         return self._send("error", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
     def organiser(self, game_id: str | None, organiser: str, problem: str, *, key: str) -> EmailMessage:
-        mail = MailContext(
-            game_id=game_id or "",
-            game_title="Courier",
-            phase_label="",
-            recipient_name="organiser",
-            recipient_email=organiser,
-        )
+        mail = replace(_outside_phases(None, "organiser", organiser), game_id=game_id or "")
         return self._send("organiser", OrganiserContext(mail=mail, problem=problem), to=organiser, key=key)
 
     def answer(
@@ -337,13 +326,7 @@ class Mailer:
         in_reply_to: str | None = None,
     ) -> EmailMessage:
         """The arbiter's answer to a command, to the organiser or a player (``name``)."""
-        mail = MailContext(
-            game_id=config.id if config else "",
-            game_title=config.ruleset.title if config else "Courier",
-            phase_label="",
-            recipient_name=name,
-            recipient_email=to,
-        )
+        mail = _outside_phases(config, name, to)
         ctx = AnswerContext(mail=mail, topic=topic, lines=list(lines), block=block)
         return self._send("answer", ctx, to=to, key=key, in_reply_to=in_reply_to)
 
@@ -359,16 +342,21 @@ class Mailer:
         reply: bool = False,
     ) -> EmailMessage:
         """Press relayed in the arbiter's own mail: From, Reply-To and every header are the arbiter's."""
-        mail = MailContext(
-            game_id=config.id,
-            game_title=config.ruleset.title,
-            phase_label="",
-            recipient_name=player.name,
-            recipient_email=player.email,
-        )
+        mail = _outside_phases(config, player.name, player.email)
         ctx = PressContext(mail=mail, author=author, addressees=list(addressees), text=text, reply=reply)
         return self._send("press", ctx, to=player.email, key=key)
 
 
 def _text(value: object) -> str:
     return "" if value is None else str(value)
+
+
+def _outside_phases(config: GameConfig | None, name: str, address: str) -> MailContext:
+    """The frame of a mail that belongs to no phase (an error, an answer, press, the organiser's)."""
+    return MailContext(
+        game_id=config.id if config else "",
+        game_title=config.ruleset.title if config else "Courier",
+        phase_label="",
+        recipient_name=name,
+        recipient_email=address,
+    )

@@ -19,7 +19,7 @@ from email.utils import parseaddr
 from courier import faults
 from courier.backups import backup_journal
 from courier.commands import ORGANISER_SYNTAX, Command, CommandError, parse_commands, until_time
-from courier.config import BOT_DOMAIN, GameConfig
+from courier.config import BOT_DOMAIN, GameConfig, Player
 from courier.context import LoadedGame, Tick
 from courier.control import control, kicked, put_control, round_key, seat_label, with_seats
 from courier.journal import GameRow, Input, Journal
@@ -304,19 +304,19 @@ def _replace(step: Step, command: Command) -> str:
     step.loaded.config = new_config = with_seats(config, step.row)
     label = seat_label(step.row, seat)
     goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
-    message = step.tick.mailer.answer(
-        config,
-        to=old.email,
-        name=old.name,
-        topic="You have been replaced",
-        lines=[goodbye],
-        key=f"{step.key}/old",
-    )
-    step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
+    _farewell(step, config, old, "You have been replaced", goodbye)
     _welcome_substitute(step, new_config, seat)
     step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
     step.history(f"Substitute: {label} takes over {seat}'s seat")
     return f"done. {label} plays {seat} from now on; the old address no longer counts."
+
+
+def _farewell(step: Step, config: GameConfig, old: Player, topic: str, text: str) -> None:
+    """The last mail to an address that no longer plays its seat."""
+    message = step.tick.mailer.answer(
+        config, to=old.email, name=old.name, topic=topic, lines=[text], key=f"{step.key}/old"
+    )
+    step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
 
 
 def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
@@ -357,15 +357,7 @@ def _bot(step: Step, command: Command) -> str:
     step.row = replace(step.row, setup=setup)
     step.loaded.config = with_seats(config, step.row)
     goodbye = f"The organiser has given your seat {seat} to the game's bot; this game will mail you no more."
-    message = step.tick.mailer.answer(
-        config,
-        to=old.email,
-        name=old.name,
-        topic="The bot plays your seat",
-        lines=[goodbye],
-        key=f"{step.key}/old",
-    )
-    step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
+    _farewell(step, config, old, "The bot plays your seat", goodbye)
     step.tell_all(f"{seat}'s seat is now played by the game's bot.")
     step.history(f"The bot plays {seat}'s seat")
     return f"done. The bot plays {seat} from the next deadline; the old address no longer counts."
