@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS inputs (
     game TEXT, player TEXT, phase_key TEXT, note TEXT
 );
 CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
+-- The tick's hot queries never scan a table that grows with history (tests/test_journal_plan.py).
+CREATE INDEX IF NOT EXISTS inputs_pending ON inputs (received_at, id) WHERE status = 'new';
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     ruleset TEXT NOT NULL,
@@ -53,6 +55,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     standing TEXT NOT NULL,               -- JSON Submission that stands after it
     kind TEXT NOT NULL DEFAULT 'orders'   -- 'orders', or 'join' (text = the newcomer's role)
 );
+CREATE INDEX IF NOT EXISTS submissions_phase ON submissions (game, phase_key);
 CREATE TABLE IF NOT EXISTS rounds (
     game TEXT NOT NULL, phase_key TEXT NOT NULL,
     resolved_at TEXT NOT NULL,
@@ -71,6 +74,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     attempts INTEGER NOT NULL DEFAULT 0,
     sent_at TEXT, error TEXT
 );
+CREATE INDEX IF NOT EXISTS outbox_queued ON outbox (id) WHERE status = 'queued';
 """
 
 
@@ -230,8 +234,10 @@ class Journal:
 
     def last_uid(self, prefix: str) -> int:
         """The highest numeric suffix of the source ids journalled under ``prefix`` (IMAP uids)."""
+        # A range on the unique index (prefix <= id < the prefix's successor) reads no raw mail.
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\U0010ffff"
         rows = self.db.execute(
-            "SELECT source_id FROM inputs WHERE substr(source_id, 1, ?) = ?", (len(prefix), prefix)
+            "SELECT source_id FROM inputs WHERE source_id >= ? AND source_id < ?", (prefix, upper)
         ).fetchall()
         return max((int(r[0][len(prefix) :]) for r in rows if r[0][len(prefix) :].isdigit()), default=0)
 
