@@ -439,6 +439,19 @@ class Journal:
             for r in rows
         ]
 
+    def round_count(self, game: str) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM rounds WHERE game = ?", (game,)).fetchone()[0])
+
+    def states_after(self, game: str, *, skip: int) -> list[tuple[str, dict[str, Any]]]:
+        """(phase key, state after) of each round but the first ``skip``, oldest first: reads only
+        those rows."""
+        rows = self.db.execute(
+            "SELECT phase_key, state_after FROM rounds WHERE rowid IN"
+            " (SELECT rowid FROM rounds WHERE game = ? ORDER BY rowid LIMIT -1 OFFSET ?) ORDER BY rowid",
+            (game, skip),
+        ).fetchall()
+        return [(r[0], json.loads(r[1])) for r in rows]
+
     # --- outbox ---------------------------------------------------------------------------------
 
     @staticmethod

@@ -88,7 +88,7 @@ def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, text: str
     """A public line in the History tab, placed after the rounds resolved so far (in ``db``'s
     transaction)."""
     notes = history_notes(tick.journal, game_id)
-    notes.append([len(tick.journal.rounds(game_id)), text])
+    notes.append([tick.journal.round_count(game_id), text])
     Journal.put_meta(db, f"history/{game_id}", json.dumps(notes))
 
 
