@@ -203,24 +203,41 @@ class Journal:
     # --- inputs ---------------------------------------------------------------------------------
 
     def add_input(
-        self, *, source: str, source_id: str, message_id: str, received_at: datetime, raw: bytes
+        self,
+        *,
+        source: str,
+        source_id: str,
+        message_id: str,
+        received_at: datetime,
+        raw: bytes,
+        db: sqlite3.Connection | None = None,
     ) -> bool:
-        """Journal one raw input. False when already journalled: the same source id, or the same
-        Message-ID and content from another place (kept as a 'duplicate' row, so its source id counts
-        as seen). A reused Message-ID with other content is a new mail: a changed order is not lost."""
-        with self.transaction() as db:
-            if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
-                return False
-            earlier = (
-                db.execute("SELECT raw FROM inputs WHERE message_id = ?", (message_id,)) if message_id else ()
-            )
-            seen = any(same_content(bytes(r[0]), raw) for r in earlier)
-            db.execute(
-                "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
-                " VALUES (?,?,?,?,?,?)",
-                (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
-            )
-            return not seen
+        """Journal one raw input (inside ``db``'s transaction if given, else its own). False when
+        already journalled: the same source id, or the same Message-ID and content from another
+        place (kept as a 'duplicate' row, so its source id counts as seen). A reused Message-ID with
+        other content is a new mail: a changed order is not lost."""
+        if db is None:
+            with self.transaction() as own:
+                return self.add_input(
+                    source=source,
+                    source_id=source_id,
+                    message_id=message_id,
+                    received_at=received_at,
+                    raw=raw,
+                    db=own,
+                )
+        if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
+            return False
+        earlier = (
+            db.execute("SELECT raw FROM inputs WHERE message_id = ?", (message_id,)) if message_id else ()
+        )
+        seen = any(same_content(bytes(r[0]), raw) for r in earlier)
+        db.execute(
+            "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
+            " VALUES (?,?,?,?,?,?)",
+            (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
+        )
+        return not seen
 
     def reused_message_id(self, item: Input) -> bool:
         """Whether an earlier input, with other content, carried this input's Message-ID."""
