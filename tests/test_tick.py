@@ -414,3 +414,16 @@ def test_a_player_in_two_games_is_asked_for_the_tag(make_table: Callable[..., Ta
     assert list(journal.standing("truce-2", "round-1")) == ["Barney", "Celeste"]
     assert journal.standing("truce-1", "round-1") == {}
     journal.close()
+
+
+def test_the_files_outbox_holds_each_mail_byte_for_byte_as_queued(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    journal = table.journal()
+    try:
+        queued = {str(r[0]): bytes(r[1]) for r in journal.db.execute("SELECT recipient, raw FROM outbox")}
+    finally:
+        journal.close()
+    for name in PLAYERS:
+        (eml,) = (table.root / "mail" / "sent" / address(name)).glob("*.eml")
+        assert eml.read_bytes() == queued[address(name)]

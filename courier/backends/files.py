@@ -9,7 +9,7 @@ import re
 import secrets
 import stat
 from collections.abc import Iterator
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from pathlib import Path
@@ -66,7 +66,7 @@ def _slug(subject: str) -> str:
     return _safe_name(subject.lower(), fallback="message")[:60].strip("-.") or "message"
 
 
-def _first_recipient(message: EmailMessage) -> str:
+def _first_recipient(message: Message) -> str:
     addresses = [addr for _, addr in getaddresses([str(v) for v in message.get_all("To", [])]) if addr]
     if not addresses:
         raise PermanentError(f"message {message.get('Subject', '')!r} has no To address")
@@ -88,18 +88,21 @@ class EmlDirectory:
         self._folders: dict[Path, _Folder] = {}  # read once per tick (one transport per tick)
 
     def send(self, message: EmailMessage) -> None:
-        folder = self.path / _safe_name(_first_recipient(message), fallback="unknown")
         try:
             data = message.as_bytes()
         except (ValueError, LookupError, UnicodeError) as e:
             raise PermanentError(f"cannot serialise message {message.get('Subject', '')!r}: {e}") from e
-        message_id = str(message.get("Message-ID", "")).strip()
+        self.send_raw(data, message)
+
+    def send_raw(self, raw: bytes, headers: Message) -> None:
+        folder = self.path / _safe_name(_first_recipient(headers), fallback="unknown")
+        message_id = str(headers.get("Message-ID", "")).strip()
         try:
             index = self._folder(folder)
             target = index.files.get(message_id) if message_id else None
-            target = target or index.next_file(_slug(str(message.get("Subject", ""))))
+            target = target or index.next_file(_slug(str(headers.get("Subject", ""))))
             with atomic_writer(target) as file:
-                file.write(data)
+                file.write(raw)
             index.note(message_id, target)
         except OSError as e:
             raise TransientError(f"cannot write to {folder}: {e}") from e
