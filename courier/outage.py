@@ -44,7 +44,8 @@ def outage_guard(tick: Tick) -> bool:
     moved = False
     if previous is not None and stale and tick.now - previous > stale:
         for loaded in tick.games.values():
-            row = tick.journal.game(loaded.config.id)
+            view = tick.view(loaded.config.id)
+            row = view.row if view else None
             if row and not row.finished and row.deadline and previous < row.deadline <= tick.now:
                 _move_deadline(tick, loaded, row, since=previous)
                 moved = True
@@ -81,6 +82,7 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
             )
             tick.queue(db, key=f"{key}/{player.name}", message=message, game=row.id, kind="notice")
         add_history_note(tick, db, row.id, f"Outage: deadline moved to {when(deadline)}")
+    tick.forget(row.id)
     tick.tell_organiser(row.id, loaded.organiser, f"game {row.id}: {text}")
 
 

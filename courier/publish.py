@@ -13,18 +13,18 @@ import json
 from typing import Any
 
 from courier.backends._sheet_tables import shown_rows
-from courier.context import LoadedGame, Tick
-from courier.journal import GameRow
+from courier.context import GameView, LoadedGame, Tick
 from courier.mails import seed_hash
 from courier.outage import history_notes
 from engine.core import Ruleset
 
 
 def publish_game(tick: Tick, loaded: LoadedGame) -> None:
-    row = tick.journal.game(loaded.config.id)
-    if row is None:
+    view = tick.view(loaded.config.id)
+    if view is None:
         return
-    ledger = ledger_table(tick, loaded, row)
+    row = view.row
+    ledger = ledger_table(tick, loaded, view)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
     if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
@@ -33,9 +33,8 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     tick.journal.set_meta(f"published/{row.id}", digest)
 
 
-def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]]:
-    ruleset = loaded.config.ruleset
-    state = ruleset.from_json(row.state)
+def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[Any]]:
+    ruleset, row, state = loaded.config.ruleset, view.row, view.state
     phase = ruleset.phase(state)
     rows = ruleset.ledger(state)
     written = tick.journal.standing(row.id, row.phase_key).keys()

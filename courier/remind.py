@@ -7,8 +7,11 @@ from courier.newcomers import participants
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
-    row = tick.journal.game(loaded.config.id)
-    if row is None or row.finished or row.deadline is None:
+    view = tick.view(loaded.config.id)
+    if view is None:
+        return
+    row, state = view.row, view.state
+    if row.finished or row.deadline is None:
         return
     # A window that began before the round opened has nothing to remind of: the round's own
     # opening mail just went out.
@@ -17,7 +20,6 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
         return
     window = min(due)  # after an outage only the latest window's reminder is worth sending
     ruleset = loaded.config.ruleset
-    state = ruleset.from_json(row.state)
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
     with tick.journal.transaction() as db:
         for player in participants(loaded.config, row):

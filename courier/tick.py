@@ -232,7 +232,7 @@ def _journal_form_row(tick: Tick, db: sqlite3.Connection, game_id: str, response
 def start_game(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
     game_id = config.id
-    if tick.journal.game(game_id) is not None:
+    if tick.view(game_id) is not None:
         return
     opened_at = config.schedule.first_opening(tick.now)
     if opened_at > tick.now:
