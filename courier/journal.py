@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at TEXT, error TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_queued ON outbox (id) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS outbox_kept ON outbox (sent_at) WHERE status = 'sent' AND length(raw) > 0;
 """
 
 
@@ -508,6 +509,17 @@ class Journal:
                 "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ? WHERE id = ?",
                 (error, "failed" if failed else "queued", row_id),
             )
+
+    def forget_sent(self, before: datetime) -> int:
+        """Drop the bytes of mail sent before ``before`` (the row stays: key, recipient, when). A
+        round's reports carry their maps, so kept forever they would make the journal, and every
+        copy of it, grow by megabytes a round. Returns how many were dropped."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "UPDATE outbox SET raw = X'' WHERE status = 'sent' AND sent_at < ? AND length(raw) > 0",
+                (_ts(before),),
+            )
+        return cursor.rowcount
 
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status").fetchall()

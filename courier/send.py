@@ -5,6 +5,7 @@ clients and the files transport recognise the repeat."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from email import message_from_bytes
 from email.parser import BytesParser
 from email.policy import default as default_policy
@@ -16,7 +17,18 @@ from courier.context import Tick
 log = logging.getLogger(__name__)
 
 
+# How long a sent mail's bytes stay in the journal: long enough to look into a player's complaint.
+SENT_MAIL_KEPT = timedelta(days=7)
+
+
 def drain_outbox(tick: Tick) -> None:
+    _send_queued(tick)
+    dropped = tick.journal.forget_sent(tick.now - SENT_MAIL_KEPT)
+    if dropped:
+        log.info("dropped the bytes of %d mails sent before %s", dropped, tick.now - SENT_MAIL_KEPT)
+
+
+def _send_queued(tick: Tick) -> None:
     queued = tick.journal.queued()
     for done, row in enumerate(queued):
         faults.checkpoint("send.before")

@@ -453,3 +453,23 @@ def test_a_tick_decodes_each_game_once(make_table: Callable[..., Table], monkeyp
     assert len(decoded) == 2
     assert "Round 1 of 3: results" in str(table.sent("Agatha")[-1]["Subject"])
     assert len(table.sent("Celeste")) == 3  # welcome, receipt, report
+
+
+def test_sent_mail_is_kept_in_the_journal_for_a_week(make_table: Callable[..., Table]) -> None:
+    """A week after it went out a mail's bytes leave the journal (maps made it grow by megabytes a
+    round); its row stays, and the mail itself is in the outbox folder, untouched."""
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    table.tick(at(6, 9))  # six days on: the welcome is still kept
+    table.tick(at(7, 9))  # a week after the welcome
+    journal = table.journal()
+    try:
+        kept = dict(
+            journal.db.execute("SELECT key, length(raw) FROM outbox WHERE status = 'sent'").fetchall()
+        )
+    finally:
+        journal.close()
+    assert all(kept[f"truce-1/welcome/{name}"] == 0 for name in PLAYERS)
+    assert kept["receipt/1"] > 0 and len(kept) > len(PLAYERS) + 1
+    assert "Welcome to Truce" in str(table.sent("Agatha")[0]["Subject"])
