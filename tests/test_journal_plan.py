@@ -83,3 +83,32 @@ def test_the_imap_position_is_read_from_the_index(tmp_path: Path, statements: li
         assert [_full_scans(journal.db, sql) for sql in statements if "source_id >=" in sql] == [[], []]
     finally:
         journal.close()
+
+
+def test_only_marking_mail_sent_skips_the_sync_and_every_other_commit_syncs(tmp_path: Path) -> None:
+    """Marking a mail sent is the one write whose loss in a power cut only sends it once more: its
+    commit is not synced; orders, rounds and queued mail always are."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    full = 2  # PRAGMA synchronous: 1 = NORMAL, 2 = FULL
+    try:
+        with journal.transaction() as db:
+            journal.queue(
+                db,
+                key="k",
+                message_id="<m@x>",
+                game=None,
+                kind="receipt",
+                recipient="a@x",
+                raw=b"x",
+                created_at=NOON,
+            )
+        seen: list[int] = []
+        with pytest.raises(RuntimeError), journal.transaction(durable=False) as db:
+            seen.append(db.execute("PRAGMA synchronous").fetchone()[0])
+            raise RuntimeError("a failure inside")
+        journal.mark_sent(journal.queued()[0].id, NOON)
+        assert seen == [1]
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == full
+        assert journal.outbox_counts() == {"sent": 1}
+    finally:
+        journal.close()
