@@ -17,8 +17,9 @@ from courier.context import Tick
 log = logging.getLogger(__name__)
 
 
-# How long a sent mail's bytes stay in the journal: long enough to look into a player's complaint.
-SENT_MAIL_KEPT = timedelta(days=7)
+# How long a sent mail's bytes stay in the journal: long enough to look into a player's complaint
+# ("no report came"), short enough that a journal copy is not mostly maps already delivered.
+SENT_MAIL_KEPT = timedelta(days=2)
 
 
 def drain_outbox(tick: Tick) -> None:
