@@ -150,7 +150,9 @@ def tick_in_process(root: Path, now: datetime) -> None:
 
 
 def measured_tick(root: Path, now: datetime, *, profile: Path | None = None) -> Measure:
-    """One tick in a fresh process, as cron runs it: its own wall time and its peak RSS."""
+    """One tick in a fresh process, as cron runs it: its own wall time and its peak RSS. The disk
+    is synced first, so the writes of the history played before are not billed to this tick."""
+    os.sync()
     args = [sys.executable, __file__, "--run-tick", str(root), now.isoformat()]
     if profile is not None:
         args += ["--profile-to", str(profile)]
