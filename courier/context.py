@@ -9,13 +9,15 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
+from typing import Any
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
 from courier.config import ConfigError, Deployment, GameConfig, is_bot_address
 from courier.errors import JournalError
-from courier.journal import Journal
+from courier.journal import GameRow, Journal
 from courier.mails import Mailer
 from courier.render import RenderError
+from engine import find_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,14 @@ class LoadedGame:
     fixed_seed: str | None
 
 
+@dataclass(frozen=True)
+class GameView:
+    """A game as the journal holds it, its state decoded once (style.md, "Decode once")."""
+
+    row: GameRow
+    state: Any
+
+
 @dataclass
 class Tick:
     deployment: Deployment
@@ -51,6 +61,24 @@ class Tick:
     backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
     new_journal: bool = False  # the operator's word that an empty journal starts every game over
     reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
+    views: dict[str, GameView] = field(default_factory=dict)  # decoded games; see ``view``
+
+    def view(self, game_id: str) -> GameView | None:
+        """The game's journal row and its decoded state, read once per tick and kept up to date by
+        ``remember`` (or dropped by ``forget``) wherever a step writes the game."""
+        if game_id not in self.views:
+            row = self.journal.game(game_id)
+            if row is None:
+                return None
+            self.views[game_id] = GameView(row, find_ruleset(row.ruleset).from_json(row.state))
+        return self.views[game_id]
+
+    def remember(self, row: GameRow, state: Any) -> None:
+        """Call after committing ``row`` (whose ``state`` is ``state``'s JSON)."""
+        self.views[row.id] = GameView(row, state)
+
+    def forget(self, game_id: str) -> None:
+        self.views.pop(game_id, None)
 
     def queue(
         self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str

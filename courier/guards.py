@@ -14,7 +14,7 @@ def lost_games(tick: Tick) -> list[str]:
     return [
         game_id
         for game_id, loaded in tick.games.items()
-        if loaded.snapshot.running_game == game_id and tick.journal.game(game_id) is None
+        if loaded.snapshot.running_game == game_id and tick.view(game_id) is None
     ]
 
 

@@ -166,10 +166,11 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if not secret_ok:
         _refuse(tick, item, letter, loaded, "The message did not carry your secret (a line `secret: …`).")
         return
-    row = tick.journal.game(game_id)
-    if row is None:
+    view = tick.view(game_id)
+    if view is None:
         _refuse(tick, item, letter, loaded, "The game has not started yet; orders open with the first round.")
         return
+    row = view.row
     if row.finished:
         _refuse(tick, item, letter, loaded, "The game is over; no more orders are taken.")
         return
@@ -248,7 +249,7 @@ def _choose_game(tick: Tick, letter: Letter, playing: dict[str, LoadedGame]) -> 
             return tag, ""
     if letter.tags:
         return None, f"You are not a player in [{letter.tags[0]}]. Your games: {_names(playing)}."
-    active = [gid for gid in playing if (row := tick.journal.game(gid)) is None or not row.finished]
+    active = [gid for gid in playing if (view := tick.view(gid)) is None or not view.row.finished]
     if len(playing) == 1:
         return next(iter(playing)), ""
     if len(active) == 1:
@@ -275,10 +276,9 @@ def check_secret(letter: Letter, secret: str) -> tuple[str, bool]:
 
 def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str) -> None:
     config, journal = loaded.config, tick.journal
-    row = journal.game(config.id)
-    assert row is not None
-    ruleset = config.ruleset
-    state = ruleset.from_json(row.state)
+    view = tick.view(config.id)
+    assert view is not None
+    row, state, ruleset = view.row, view.state, config.ruleset
     text, parsed, subject = read_orders(ruleset, state, player.name, text=text, subject=letter.subject)
     if player.name not in writers_of(ruleset, state):
         # The game may know why (a courtier who delivered last turn's orders): say that first.
@@ -315,7 +315,8 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
             parsed=parsed.to_json(),
             standing=standing.to_json(),
         )
-        journal.set_state(db, config.id, ruleset.to_json(new_state))
+        new_json = ruleset.to_json(new_state)
+        journal.set_state(db, config.id, new_json)
         journal.settle_input(
             db, item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key
         )
@@ -337,6 +338,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
                     game=config.id,
                     kind="notice",
                 )
+    tick.remember(replace(row, state=new_json), new_state)
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
 

@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS inputs (
     game TEXT, player TEXT, phase_key TEXT, note TEXT
 );
 CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
+-- The tick's hot queries never scan a table that grows with history (tests/test_journal_plan.py).
+CREATE INDEX IF NOT EXISTS inputs_pending ON inputs (received_at, id) WHERE status = 'new';
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     ruleset TEXT NOT NULL,
@@ -56,6 +58,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     kind TEXT NOT NULL DEFAULT 'orders',  -- 'orders', 'join' (text = the role), 'amend' (JSON option)
     void INTEGER NOT NULL DEFAULT 0       -- 1: its phase was undone by a rollback
 );
+CREATE INDEX IF NOT EXISTS submissions_phase ON submissions (game, phase_key);
 CREATE TABLE IF NOT EXISTS rounds (
     game TEXT NOT NULL, phase_key TEXT NOT NULL,
     resolved_at TEXT NOT NULL,
@@ -81,6 +84,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at TEXT, error TEXT,
     tried_at TEXT                         -- the last failed attempt: the next waits (courier/send.py)
 );
+CREATE INDEX IF NOT EXISTS outbox_queued ON outbox (id) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS outbox_kept ON outbox (sent_at) WHERE status = 'sent' AND length(raw) > 0;
 """
 
 
@@ -224,9 +229,15 @@ class Journal:
         self.db.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
         """All or nothing. A journal that cannot be written (read-only, disk full) is one clear
-        ``JournalError``; what was committed before stays, and the next tick goes on from it."""
+        ``JournalError``; what was committed before stays, and the next tick goes on from it.
+
+        ``durable=False`` for a write whose loss in a power cut only repeats work (a mail marked
+        sent is sent once more): its commit is not synced to disk, which is most of its cost. It
+        survives a crash of the tick all the same, and the next durable commit syncs it too."""
+        if not durable:
+            self.db.execute("PRAGMA synchronous=NORMAL")
         try:
             self.db.execute("BEGIN IMMEDIATE")
             yield self.db
@@ -238,28 +249,49 @@ class Journal:
             if isinstance(e, sqlite3.OperationalError):
                 raise JournalError(_unwritable(self.path, e)) from e
             raise
+        finally:
+            if not durable:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("PRAGMA synchronous=FULL")
 
     # --- inputs ---------------------------------------------------------------------------------
 
     def add_input(
-        self, *, source: str, source_id: str, message_id: str, received_at: datetime, raw: bytes
+        self,
+        *,
+        source: str,
+        source_id: str,
+        message_id: str,
+        received_at: datetime,
+        raw: bytes,
+        db: sqlite3.Connection | None = None,
     ) -> bool:
-        """Journal one raw input. False when already journalled: the same source id, or the same
-        Message-ID and content from another place (kept as a 'duplicate' row, so its source id counts
-        as seen). A reused Message-ID with other content is a new mail: a changed order is not lost."""
-        with self.transaction() as db:
-            if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
-                return False
-            earlier = (
-                db.execute("SELECT raw FROM inputs WHERE message_id = ?", (message_id,)) if message_id else ()
-            )
-            seen = any(same_content(bytes(r[0]), raw) for r in earlier)
-            db.execute(
-                "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
-                " VALUES (?,?,?,?,?,?)",
-                (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
-            )
-            return not seen
+        """Journal one raw input (inside ``db``'s transaction if given, else its own). False when
+        already journalled: the same source id, or the same Message-ID and content from another
+        place (kept as a 'duplicate' row, so its source id counts as seen). A reused Message-ID with
+        other content is a new mail: a changed order is not lost."""
+        if db is None:
+            with self.transaction() as own:
+                return self.add_input(
+                    source=source,
+                    source_id=source_id,
+                    message_id=message_id,
+                    received_at=received_at,
+                    raw=raw,
+                    db=own,
+                )
+        if db.execute("SELECT 1 FROM inputs WHERE source_id = ?", (source_id,)).fetchone():
+            return False
+        earlier = (
+            db.execute("SELECT raw FROM inputs WHERE message_id = ?", (message_id,)) if message_id else ()
+        )
+        seen = any(same_content(bytes(r[0]), raw) for r in earlier)
+        db.execute(
+            "INSERT INTO inputs (source, source_id, message_id, received_at, raw, status)"
+            " VALUES (?,?,?,?,?,?)",
+            (source, source_id, message_id, _ts(received_at), raw, "duplicate" if seen else "new"),
+        )
+        return not seen
 
     def reused_message_id(self, item: Input) -> bool:
         """Whether an earlier input, with other content, carried this input's Message-ID."""
@@ -273,8 +305,10 @@ class Journal:
 
     def last_uid(self, prefix: str) -> int:
         """The highest numeric suffix of the source ids journalled under ``prefix`` (IMAP uids)."""
+        # A range on the unique index (prefix <= id < the prefix's successor) reads no raw mail.
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\U0010ffff"
         rows = self.db.execute(
-            "SELECT source_id FROM inputs WHERE substr(source_id, 1, ?) = ?", (len(prefix), prefix)
+            "SELECT source_id FROM inputs WHERE source_id >= ? AND source_id < ?", (prefix, upper)
         ).fetchall()
         return max((int(r[0][len(prefix) :]) for r in rows if r[0][len(prefix) :].isdigit()), default=0)
 
@@ -494,6 +528,19 @@ class Journal:
             )
             db.execute("DELETE FROM rounds WHERE game = ? AND phase_key = ?", (game, key))
 
+    def round_count(self, game: str) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM rounds WHERE game = ?", (game,)).fetchone()[0])
+
+    def states_after(self, game: str, *, skip: int) -> list[tuple[str, dict[str, Any]]]:
+        """(phase key, state after) of each round but the first ``skip``, oldest first: reads only
+        those rows."""
+        rows = self.db.execute(
+            "SELECT phase_key, state_after FROM rounds WHERE rowid IN"
+            " (SELECT rowid FROM rounds WHERE game = ? ORDER BY rowid LIMIT -1 OFFSET ?) ORDER BY rowid",
+            (game, skip),
+        ).fetchall()
+        return [(r[0], json.loads(r[1])) for r in rows]
+
     # --- outbox ---------------------------------------------------------------------------------
 
     @staticmethod
@@ -524,15 +571,26 @@ class Journal:
         return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), r[7], _dt(r[8])) for r in rows]
 
     def mark_sent(self, row_id: int, at: datetime) -> None:
-        with self.transaction() as db:
+        with self.transaction(durable=False) as db:  # lost in a power cut: sent once more
             db.execute("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?", (_ts(at), row_id))
 
     def mark_attempt(self, row_id: int, error: str, *, failed: bool, at: datetime) -> None:
-        with self.transaction() as db:
+        with self.transaction(durable=False) as db:  # lost in a power cut: tried once more
             db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ?, tried_at = ? WHERE id = ?",
                 (error, "failed" if failed else "queued", _ts(at), row_id),
             )
+
+    def forget_sent(self, before: datetime) -> int:
+        """Drop the bytes of mail sent before ``before`` (the row stays: key, recipient, when). A
+        round's reports carry their maps, so kept forever they would make the journal, and every
+        copy of it, grow by megabytes a round. Returns how many were dropped."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "UPDATE outbox SET raw = X'' WHERE status = 'sent' AND sent_at < ? AND length(raw) > 0",
+                (_ts(before),),
+            )
+        return cursor.rowcount
 
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status").fetchall()

@@ -226,7 +226,7 @@ class Mailer:
         config: GameConfig,
         player: Player,
         *,
-        before: GameRow,
+        resolved_label: str,
         after: GameRow,
         state: Any,
         events: Sequence[Event],
@@ -235,7 +235,6 @@ class Mailer:
         key: str,
     ) -> EmailMessage:
         ruleset = config.ruleset
-        resolved_label = ruleset.phase(ruleset.from_json(before.state)).label
         public = self._lines(config, [e for e in events if e.public], player.name)
         private = self._lines(config, [e for e in events if not e.public], player.name)
         rows = ruleset.ledger(state)
@@ -268,7 +267,7 @@ class Mailer:
         config: GameConfig,
         organiser: str,
         *,
-        before: GameRow,
+        resolved_label: str,
         state: Any,
         events: Sequence[Event],
         key: str,
@@ -281,7 +280,7 @@ class Mailer:
         mail = MailContext(
             game_id=config.id,
             game_title=ruleset.title,
-            phase_label=ruleset.phase(ruleset.from_json(before.state)).label,
+            phase_label=resolved_label,
             recipient_name="organiser",
             recipient_email=organiser,
         )

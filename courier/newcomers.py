@@ -32,9 +32,10 @@ def participants(config: GameConfig, row: GameRow) -> list[Player]:
 def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
     ruleset = config.ruleset
-    row = tick.journal.game(config.id)
-    if not isinstance(ruleset, Joinable) or row is None or row.finished:
+    view = tick.view(config.id)
+    if not isinstance(ruleset, Joinable) or view is None or view.row.finished:
         return
+    row = view.row
     for player in config.players:
         if player.name in players_of(row.setup):
             continue
@@ -74,5 +75,7 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
                 if notice is not None:
                     tick.queue(db, key=key, message=notice, game=row.id, kind="notice")
         log.info("%s: %s joined in %s", row.id, player.name, row.phase_key)
-        row = tick.journal.game(config.id)
-        assert row is not None
+        tick.forget(config.id)
+        view = tick.view(config.id)
+        assert view is not None
+        row = view.row

@@ -132,6 +132,7 @@ def run_commands(
         message = _message(tick, loaded, input_id, lines, in_reply_to, done=not refused)
         tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
         Journal.settle_input(db, input_id, status="used", game=config.id, player="organiser", note="commands")
+    tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
     loaded.config = with_seats(config, tick.journal.game(config.id))
     log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
     faults.checkpoint("organiser.committed")
@@ -399,7 +400,7 @@ def _end(step: Step, command: Command) -> str:
         message = step.tick.mailer.report(
             config,
             player,
-            before=before,
+            resolved_label=ruleset.phase(state).label,
             after=step.row,
             state=state,
             events=(),

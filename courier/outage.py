@@ -44,7 +44,8 @@ def outage_guard(tick: Tick) -> bool:
     moved = False
     if previous is not None and stale and tick.now - previous > stale:
         for loaded in tick.games.values():
-            row = tick.journal.game(loaded.config.id)
+            view = tick.view(loaded.config.id)
+            row = view.row if view else None
             if row and not row.finished and row.deadline and previous < row.deadline <= tick.now:
                 _move_deadline(tick, loaded, row, since=previous)
                 moved = True
@@ -81,6 +82,7 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
             )
             tick.queue(db, key=f"{key}/{player.name}", message=message, game=row.id, kind="notice")
         add_history_note(tick, db, row.id, f"Outage: deadline moved to {when(deadline)}")
+    tick.forget(row.id)
     tick.tell_organiser(row.id, loaded.organiser, f"game {row.id}: {text}")
 
 
@@ -88,7 +90,7 @@ def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, *texts: s
     """Public lines in the History tab, placed after the rounds resolved so far (in ``db``'s
     transaction)."""
     notes = history_notes(tick.journal, game_id)
-    done = len(tick.journal.rounds(game_id))
+    done = tick.journal.round_count(game_id)
     notes.extend([done, text] for text in texts)
     Journal.put_meta(db, f"history/{game_id}", json.dumps(notes))
 

@@ -5,6 +5,7 @@ uses DejaVu Sans when the machine has it, else resvg's fallback font."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import resvg_py
@@ -26,4 +27,11 @@ def mail_pictures(ruleset: Any, state: Any, viewer: str | None) -> list[MailPict
     if not isinstance(ruleset, Illustrated):
         return []
     pictures: list[Picture] = ruleset.pictures(state, viewer)
-    return [MailPicture(p.name, p.title, render_png(p.svg), p.svg) for p in pictures]
+    return [MailPicture(p.name, p.title, _png(p.svg), p.svg) for p in pictures]
+
+
+@lru_cache(maxsize=64)
+def _png(svg: str) -> bytes:
+    """Rendering is the dearest step of a round's mail; players who see the same map (an unfogged
+    one, the welcome's) share one rendering, keyed on the SVG itself."""
+    return render_png(svg)

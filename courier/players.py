@@ -93,6 +93,7 @@ def player_commands(
         tick.queue(db, key=key, message=message, game=row.id, kind="answer")
         status = "ignored" if problem else "used"
         Journal.settle_input(db, item.id, status=status, game=row.id, player=player.name, note="commands")
+    tick.forget(row.id)  # `resign confirm` or `away` may have written the game
     faults.checkpoint("players.committed")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from courier.backends._sheet_tables import shown_rows
 from courier.config import is_bot_address
-from courier.context import LoadedGame, Tick
+from courier.context import GameView, LoadedGame, Tick
 from courier.control import away, kicked
 from courier.journal import GameRow
 from courier.mails import seed_hash
@@ -24,11 +24,12 @@ from engine.core import Ruleset
 
 
 def publish_game(tick: Tick, loaded: LoadedGame) -> None:
-    row = tick.journal.game(loaded.config.id)
-    if row is None:
+    view = tick.view(loaded.config.id)
+    if view is None:
         return
+    row = view.row
     show_substitutes(loaded, row)
-    ledger = ledger_table(tick, loaded, row)
+    ledger = ledger_table(tick, loaded, view)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
     if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
@@ -58,9 +59,8 @@ def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
         loaded.workbook.update_players(changes)
 
 
-def ledger_table(tick: Tick, loaded: LoadedGame, row: GameRow) -> list[list[Any]]:
-    ruleset = loaded.config.ruleset
-    state = ruleset.from_json(row.state)
+def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[Any]]:
+    ruleset, row, state = loaded.config.ruleset, view.row, view.state
     phase = ruleset.phase(state)
     rows = ruleset.ledger(state)
     written = tick.journal.standing(row.id, row.phase_key).keys()
@@ -109,18 +109,34 @@ def _bot_marked(value: Any, bots: set[str]) -> Any:
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:
     """One row per player per resolved round: that round's public standings."""
-    records = tick.journal.rounds(game_id)
+    header, blocks = _history_rows(tick, ruleset, game_id)
     notes = history_notes(tick.journal, game_id)  # an outage, a moved deadline: after round N
-    header: list[Any] = ["Round"]
     body: list[list[Any]] = []
-    for done, record in enumerate(records):
+    for done, block in enumerate(blocks):
         body.extend(["—", text] for before, text in notes if before == done)
-        rows = ruleset.ledger(ruleset.from_json(record["state_after"]))
-        if done == 0 and rows:
-            header = ["Round", *rows[0]]
-        body.extend([record["phase_key"], *(_cell(v) for v in entry.values())] for entry in rows)
-    body.extend(["—", text] for before, text in notes if before >= len(records))
+        body.extend(block)
+    body.extend(["—", text] for before, text in notes if before >= len(blocks))
     return [header, *body]
+
+
+def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any], list[list[list[Any]]]]:
+    """(header, each round's rows). A round's rows never change once resolved, so they are kept in
+    the journal and only the rounds resolved since are read: a tick costs the same at round 50."""
+    key = f"history-rows/{game_id}"
+    kept = json.loads(tick.journal.meta(key) or '{"header": ["Round"], "blocks": []}')
+    header, blocks = kept["header"], kept["blocks"]
+    count = tick.journal.round_count(game_id)
+    if count < len(blocks):  # a journal put back from a copy: start again
+        header, blocks = ["Round"], []
+    if count == len(blocks):
+        return header, blocks
+    for phase_key, state in tick.journal.states_after(game_id, skip=len(blocks)):
+        rows = ruleset.ledger(ruleset.from_json(state))
+        if not blocks and rows:
+            header = ["Round", *rows[0]]
+        blocks.append([[phase_key, *(_cell(v) for v in entry.values())] for entry in rows])
+    tick.journal.set_meta(key, json.dumps({"header": header, "blocks": blocks}))
+    return header, blocks
 
 
 def _cell(value: Any) -> Any:

@@ -9,8 +9,11 @@ from engine.core import Standing
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
-    row = tick.journal.game(loaded.config.id)
-    if row is None or row.finished or row.deadline is None:
+    view = tick.view(loaded.config.id)
+    if view is None:
+        return
+    row, state = view.row, view.state
+    if row.finished or row.deadline is None:
         return
     # A window that began before the round opened has nothing to remind of: the round's own
     # opening mail just went out.
@@ -19,7 +22,6 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
         return
     window = min(due)  # after an outage only the latest window's reminder is worth sending
     ruleset = loaded.config.ruleset
-    state = ruleset.from_json(row.state)
     silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
     if isinstance(ruleset, Standing):  # orders the game keeps for them already stand
         silent = frozenset(p for p in silent if ruleset.standing(state, p) is None)

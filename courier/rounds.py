@@ -12,7 +12,7 @@ from typing import Any
 from courier import faults
 from courier.backups import backup_journal
 from courier.config import GameConfig, Player
-from courier.context import LoadedGame, Tick
+from courier.context import GameView, LoadedGame, Tick
 from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
@@ -37,8 +37,8 @@ log = logging.getLogger(__name__)
 
 def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
     """Resolve rounds one after another while one is due: a tick after a long outage catches up."""
-    while (row := tick.journal.game(loaded.config.id)) is not None and not row.finished:
-        at = _due_at(tick, loaded, row)
+    while (view := tick.view(loaded.config.id)) is not None and not view.row.finished:
+        at = _due_at(tick, loaded, view)
         if at is None:
             return
         if not tick.backed_up:  # one consistent copy a tick, taken before anything is resolved
@@ -46,11 +46,12 @@ def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
                 tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
             )
             tick.backed_up = True
-        resolve_round(tick, loaded, row, at=at)
+        resolve_round(tick, loaded, view, at=at)
 
 
-def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
+def _due_at(tick: Tick, loaded: LoadedGame, view: GameView) -> datetime | None:
     """When the round closes: its deadline if passed, now if everyone answered early, else None."""
+    row = view.row
     if row.deadline is not None and tick.now >= row.deadline:
         return row.deadline
     settings = control(tick.journal, row.id)
@@ -61,9 +62,7 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     schedule, ruleset = loaded.config.schedule, loaded.config.ruleset
     if not schedule.early_resolution:
         return None
-    awaited = (
-        ruleset.awaiting(ruleset.from_json(row.state)) - absent_players(tick, row) - set(loaded.config.bots)
-    )
+    awaited = ruleset.awaiting(view.state) - absent_players(tick, row) - set(loaded.config.bots)
     standing = tick.journal.standing(row.id, row.phase_key)
     if not awaited or not awaited <= standing.keys():
         return None
@@ -71,11 +70,10 @@ def _due_at(tick: Tick, loaded: LoadedGame, row: GameRow) -> datetime | None:
     return tick.now if schedule.early_due(last, tick.now) else None
 
 
-def final_submissions(tick: Tick, loaded: LoadedGame, row: GameRow) -> dict[str, Submission]:
+def final_submissions(tick: Tick, loaded: LoadedGame, view: GameView) -> dict[str, Submission]:
     """Each awaited player's standing orders, or the ruleset's default for the silent; and the
     standing orders of any-time writers who wrote."""
-    ruleset = loaded.config.ruleset
-    state = ruleset.from_json(row.state)
+    ruleset, row, state = loaded.config.ruleset, view.row, view.state
     standing = tick.journal.standing(row.id, row.phase_key)
     awaited = ruleset.awaiting(state)
     submissions: dict[str, Submission] = {}
@@ -109,12 +107,12 @@ def report_recipients(
     return [p for p in everyone if p.name in concerned]
 
 
-def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime) -> None:
+def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetime) -> None:
     config = loaded.config
+    ruleset, row, state = config.ruleset, view.row, view.state
     prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
-    ruleset = config.ruleset
-    state = ruleset.from_json(row.state)
-    submissions = final_submissions(tick, loaded, row)
+    submissions = final_submissions(tick, loaded, view)
+    resolved_label = ruleset.phase(state).label
     resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
@@ -138,7 +136,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
             tick.mailer.report(
                 config,
                 player,
-                before=row,
+                resolved_label=resolved_label,
                 after=new_row,
                 state=resolution.state,
                 events=resolution.events,
@@ -155,7 +153,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
     arbiter = tick.mailer.organiser_report(
         config,
         loaded.organiser,
-        before=row,
+        resolved_label=resolved_label,
         state=resolution.state,
         events=resolution.events,
         key=arbiter_key,
@@ -173,6 +171,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
         )
         if not claimed:  # resolved before (impossible unless two journals diverged): change nothing
             log.error("%s %s was already resolved; not resolving it again", row.id, row.phase_key)
+            tick.forget(row.id)
             return
         if history:
             add_history_note(tick, db, row.id, *history)
@@ -196,5 +195,6 @@ def resolve_round(tick: Tick, loaded: LoadedGame, row: GameRow, *, at: datetime)
             )
         if arbiter is not None:
             tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
+    tick.remember(new_row, resolution.state)
     log.info("%s: resolved %s%s", row.id, row.phase_key, " (game over)" if outcome else "")
     faults.checkpoint("resolve.committed")

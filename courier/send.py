@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 from email import message_from_bytes
+from email.parser import BytesParser
 from email.policy import default as default_policy
 
 from courier import faults
-from courier.backends.base import PermanentError, RateLimited, TransientError
+from courier.backends.base import PermanentError, RateLimited, RawTransport, TransientError
 from courier.context import Tick
 from courier.journal import OutboxRow
 
@@ -23,15 +24,24 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 6
 FIRST_WAIT = timedelta(minutes=5)
+# How long a sent mail's bytes stay in the journal: long enough to look into a player's complaint
+# ("no report came"), short enough that a journal copy is not mostly maps already delivered.
+SENT_MAIL_KEPT = timedelta(days=2)
 
 
 def drain_outbox(tick: Tick) -> None:
+    _send_queued(tick)
+    dropped = tick.journal.forget_sent(tick.now - SENT_MAIL_KEPT)
+    if dropped:
+        log.info("dropped the bytes of %d mails sent before %s", dropped, tick.now - SENT_MAIL_KEPT)
+
+
+def _send_queued(tick: Tick) -> None:
     queued = [row for row in tick.journal.queued() if _due(row, tick.now)]
     for done, row in enumerate(queued):
-        message = message_from_bytes(row.raw, policy=default_policy)
         faults.checkpoint("send.before")
         try:
-            tick.transport.send(message)
+            _send(tick, row.raw)
         except RateLimited as e:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
             return
@@ -58,6 +68,15 @@ def drain_outbox(tick: Tick) -> None:
 def _due(row: OutboxRow, now: datetime) -> bool:
     """A failed mail waits 5 minutes after its first failure, then twice as long after each next."""
     return row.tried_at is None or now >= row.tried_at + FIRST_WAIT * 2 ** max(0, row.attempts - 1)
+
+
+def _send(tick: Tick, raw: bytes) -> None:
+    """Hand one queued mail over; a transport that takes bytes gets them as queued, unparsed."""
+    transport = tick.transport
+    if isinstance(transport, RawTransport):
+        transport.send_raw(raw, BytesParser(policy=default_policy).parsebytes(raw, headersonly=True))
+    else:
+        transport.send(message_from_bytes(raw, policy=default_policy))
 
 
 def _tell_organiser_of_bounce(tick: Tick, game_id: str | None, recipient: str, error: str) -> None:

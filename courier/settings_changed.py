@@ -43,6 +43,7 @@ def tell_changes(tick: Tick, loaded: LoadedGame, stored: str) -> None:
             key=key,
         )
         tick.queue(db, key=key, message=message, game=row.id, kind="answer")
+    tick.forget(row.id)  # an amended option (rounds, turns) changed the game's state
 
 
 def _change(

@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -15,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from courier import faults
-from courier.backends.base import BackendError, Inbox, TransientError, Transport
+from courier.backends.base import BackendError, FormResponse, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.backends.files import sweep_temporaries
 from courier.config import ConfigError, Deployment, GameSource, game_config
@@ -230,6 +231,8 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
 
 
 def ingest_mail(tick: Tick) -> None:
+    """Journal every new message in one transaction (one sync to disk, however much mail came),
+    then mark each processed."""
     try:
         messages = tick.inbox.fetch_new()
         if tick.reread_since is not None:  # the operator's word: journal again what a lost journal forgot
@@ -237,17 +240,18 @@ def ingest_mail(tick: Tick) -> None:
     except BackendError as e:
         tick.problem(f"inbox: {e}")
         return
+    with tick.journal.transaction() as db:
+        for message in messages:
+            # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
+            tick.journal.add_input(
+                source="mail",
+                source_id=message.source_id,
+                message_id=raw_message_id(message.raw),
+                received_at=min(message.received_at or tick.now, tick.now),
+                raw=message.raw,
+                db=db,
+            )
     for message in messages:
-        message_id = raw_message_id(message.raw)
-        # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
-        received = min(message.received_at or tick.now, tick.now)
-        tick.journal.add_input(
-            source="mail",
-            source_id=message.source_id,
-            message_id=message_id,
-            received_at=received,
-            raw=message.raw,
-        )
         faults.checkpoint("ingest.journalled")
         try:
             tick.inbox.mark_processed(message.source_id)
@@ -257,25 +261,32 @@ def ingest_mail(tick: Tick) -> None:
 
 
 def ingest_forms(tick: Tick) -> None:
-    """Form rows have no id and may be sorted by hand: key them on time, address and content."""
-    for game_id, loaded in tick.games.items():
-        for response in loaded.snapshot.responses:
-            body = {
-                "game": response.game.strip() or game_id,
-                "email": response.email.strip().lower(),
-                "orders": response.orders,
-                "secret": response.secret,
-                "timestamp": response.timestamp.isoformat(),
-            }
-            digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
-            key = f"form:{game_id}:{response.timestamp.isoformat()}:{body['email']}:{digest}"
-            tick.journal.add_input(
-                source="form",
-                source_id=key,
-                message_id=key,
-                received_at=response.timestamp,
-                raw=json.dumps(body).encode(),
-            )
+    """Form rows have no id and may be sorted by hand: key them on time, address and content. The
+    whole sheet is read every tick, so its rows are journalled in one transaction."""
+    with tick.journal.transaction() as db:
+        for game_id, loaded in tick.games.items():
+            for response in loaded.snapshot.responses:
+                _journal_form_row(tick, db, game_id, response)
+
+
+def _journal_form_row(tick: Tick, db: sqlite3.Connection, game_id: str, response: FormResponse) -> None:
+    body = {
+        "game": response.game.strip() or game_id,
+        "email": response.email.strip().lower(),
+        "orders": response.orders,
+        "secret": response.secret,
+        "timestamp": response.timestamp.isoformat(),
+    }
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
+    key = f"form:{game_id}:{response.timestamp.isoformat()}:{body['email']}:{digest}"
+    tick.journal.add_input(
+        source="form",
+        source_id=key,
+        message_id=key,
+        received_at=response.timestamp,
+        raw=json.dumps(body).encode(),
+        db=db,
+    )
 
 
 # --- game start -----------------------------------------------------------------------------------
@@ -284,7 +295,7 @@ def ingest_forms(tick: Tick) -> None:
 def start_game(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
     game_id = config.id
-    if tick.journal.game(game_id) is not None:
+    if tick.view(game_id) is not None:
         return
     opened_at = config.schedule.first_opening(tick.now)
     if opened_at > tick.now:

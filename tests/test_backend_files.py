@@ -6,6 +6,7 @@ import email
 import email.policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,8 @@ def _mail(to: str, subject: str, body: str, message_id: str | None = None) -> Em
 
 
 def _files(root: Path) -> list[str]:
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    """The mail a person sees in the folders (the transport's hidden index is not mail)."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name[0] != ".")
 
 
 def _read(path: Path) -> EmailMessage:
@@ -67,6 +69,42 @@ def test_a_resend_with_the_same_message_id_overwrites(tmp_path: Path) -> None:
     assert _files(tmp_path) == ["alice@example.org/0001-round-1.eml", "alice@example.org/0002-other.eml"]
     resent = _read(tmp_path / "alice@example.org" / "0001-round-1.eml")
     assert resent.get_content() == "final\n"
+
+
+@pytest.mark.parametrize("index", ["kept", "lost", "damaged"])
+def test_a_resend_in_a_later_tick_overwrites_reading_no_old_mail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: str
+) -> None:
+    first = EmlDirectory(tmp_path)
+    for number in range(20):
+        first.send(_mail("alice@example.org", f"Round {number}", "old", f"<round-{number}@courier>"))
+    first.send(_mail("alice@example.org", "Receipt", "draft", "<receipt@courier>"))
+    noted = tmp_path / "alice@example.org" / ".message-ids"
+    if index == "lost":
+        noted.unlink()
+    if index == "damaged":
+        noted.write_text("0021-receipt.eml\n\x00garbage", encoding="utf-8")
+    opened: list[str] = []
+    real_open = Path.open
+
+    def counting_open(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self.name)
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    later = EmlDirectory(tmp_path)  # the next tick, after a crash before the row was marked sent
+    later.send(_mail("alice@example.org", "Receipt", "final", "<receipt@courier>"))
+    later.send(_mail("alice@example.org", "Round 20", "new", "<round-20@courier>"))
+
+    monkeypatch.undo()
+    files = _files(tmp_path)
+    assert len(files) == 22 and files[-2:] == [
+        "alice@example.org/0021-receipt.eml",
+        "alice@example.org/0022-round-20.eml",
+    ]
+    assert _read(tmp_path / "alice@example.org" / "0021-receipt.eml").get_content() == "final\n"
+    mail_read = [name for name in opened if name.endswith(".eml")]
+    assert mail_read == ([] if index == "kept" else sorted(n.rsplit("/", 1)[1] for n in files[:21]))
 
 
 def test_the_same_message_id_to_another_recipient_is_a_separate_file(tmp_path: Path) -> None:

@@ -148,3 +148,56 @@ def test_marking_a_message_that_is_gone_is_fine(tmp_path: Path) -> None:
 def test_a_foreign_source_id_is_refused(tmp_path: Path, source_id: str) -> None:
     with pytest.raises(ValueError, match="not a Maildir source id"):
         MaildirInbox(tmp_path).mark_processed(source_id)
+
+
+def _forbid_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the Maildir was listed")
+
+    for name in ("scandir", "listdir"):
+        monkeypatch.setattr(os, name, refuse)
+    for name in ("iterdir", "glob", "rglob"):
+        monkeypatch.setattr(Path, name, refuse)
+
+
+def _snapshot(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def test_marking_a_message_touches_only_that_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    inbox = MaildirInbox(tmp_path)
+    for number in range(30):  # mail processed in earlier ticks: cur/ grows with every message ever read
+        MaildirInbox(tmp_path).mark_processed(f"maildir:{deliver(tmp_path, _message(f'old {number}'))}")
+    MaildirInbox(tmp_path).file_away(f"maildir:{deliver(tmp_path, _message('spam'))}", rejected=True)
+    keys = [deliver(tmp_path, _message(f"new {number}")) for number in range(3)]
+    assert _subjects(inbox) == ["new 0", "new 1", "new 2"]
+    before = _snapshot(tmp_path)
+
+    _forbid_listing(monkeypatch)
+    inbox.mark_processed(f"maildir:{keys[1]}")
+    inbox.file_away(f"maildir:{keys[1]}", rejected=True)
+    inbox.mark_processed(f"maildir:{keys[2]}")
+
+    monkeypatch.undo()
+    after = _snapshot(tmp_path)
+    moved = {f"new/{keys[1]}", f"new/{keys[2]}"}
+    assert {k: v for k, v in before.items() if k not in moved} == {
+        k: v for k, v in after.items() if k in before
+    }
+    assert set(after) - set(before) == {f".Rejected/cur/{keys[1]}:2,S", f"cur/{keys[2]}:2,S"}
+    assert _subjects(inbox) == ["new 0"]
+
+
+def test_a_later_tick_finds_a_processed_message_without_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number in range(30):
+        MaildirInbox(tmp_path).mark_processed(f"maildir:{deliver(tmp_path, _message(f'old {number}'))}")
+    key = deliver(tmp_path, _message("read last tick, rejected now"))
+    MaildirInbox(tmp_path).mark_processed(f"maildir:{key}")
+
+    _forbid_listing(monkeypatch)
+    MaildirInbox(tmp_path).file_away(f"maildir:{key}", rejected=True)
+
+    monkeypatch.undo()
+    assert (tmp_path / ".Rejected" / "cur" / f"{key}:2,S").is_file()

@@ -173,3 +173,16 @@ def test_random_adjustment_orders_read_back(power: str, pick: int) -> None:
     _assert_round_trip([choice], units, power, "adjustment")
     other = units[pick % len(units)]
     _assert_round_trip([Disband(other)], units, other.power, "adjustment")
+
+
+def test_a_maps_names_are_built_once_and_shared_by_its_copies() -> None:
+    from dataclasses import replace
+
+    from engine.diplomacy._names import Names
+    from engine.diplomacy._parse import order_vocabulary
+
+    assert Names.of(MAP) is Names.of(MAP)
+    assert Names.of(replace(MAP, name="a copy for one phase")) is Names.of(MAP)
+    assert order_vocabulary(MAP, verbs=["bribe"]) is order_vocabulary(MAP, verbs=["bribe"])
+    other = Map.from_data({**STANDARD, "aliases": {**STANDARD.get("aliases", {}), "lyons gulf": "gol"}})
+    assert Names.of(other).exact("Lyons Gulf") == "gol" and Names.of(MAP).exact("Lyons Gulf") is None

@@ -107,10 +107,11 @@ def test_a_full_disk_under_the_outbox_stops_the_tick_and_loses_nothing(
 ) -> None:
     table = make_table()
 
-    def full(self: EmlDirectory, message: object) -> None:
+    def full(self: EmlDirectory, *message: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
 
     monkeypatch.setattr(EmlDirectory, "send", full)
+    monkeypatch.setattr(EmlDirectory, "send_raw", full)
     code, err = _run(table, capsys, when=at(0, 8, 5).isoformat())
     assert code == 2 and "No space left on device" in err and "\n" not in err
     monkeypatch.undo()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from courier.compose import MailContext, ReportContext, compose
 from courier.pictures import mail_pictures, render_png
 from courier.render import make_environment
@@ -97,3 +99,22 @@ def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
     assert "image/png" in kinds and "image/svg+xml" in kinds
     svg = next(p for p in report.walk() if p.get_content_type() == "image/svg+xml").get_content()
     assert "all nations" in (svg if isinstance(svg, str) else svg.decode())
+
+
+def test_players_who_see_the_same_map_share_one_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+
+    def render(svg: str) -> bytes:
+        drawn.append(svg)
+        return b"\x89PNG " + svg.encode()
+
+    class Fogged:  # Blue's map is fogged; everyone else (and the organiser) sees the same one
+        def pictures(self, state: object, viewer: str | None) -> list[Picture]:
+            text = "fogged for Blue" if viewer == "Blue" else "open map"
+            return [Picture("map", "Turn 1", SVG.replace("A5", text))]
+
+    monkeypatch.setattr("courier.pictures.render_png", render)
+    for viewer in ("Red", "Green", "Blue", None):
+        (picture,) = mail_pictures(Fogged(), None, viewer)
+        assert picture.png == b"\x89PNG " + picture.svg.encode()
+    assert sorted(drawn) == [SVG.replace("A5", "fogged for Blue"), SVG.replace("A5", "open map")]

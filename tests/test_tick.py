@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from openpyxl import load_workbook
+from pytest import MonkeyPatch
 
 from courier.backends.maildir import deliver
 from courier.config import load_deployment
 from courier.journal import Journal
 from courier.replay import replay_game
 from courier.tick import run_lock
+from engine import find_ruleset
 from tests.conftest import PLAYERS, Table, address, at, text_of
 
 
@@ -417,3 +419,60 @@ def test_a_player_in_two_games_is_asked_for_the_tag(make_table: Callable[..., Ta
     assert list(journal.standing("truce-2", "round-1")) == ["Barney", "Celeste"]
     assert journal.standing("truce-1", "round-1") == {}
     journal.close()
+
+
+def test_the_files_outbox_holds_each_mail_byte_for_byte_as_queued(make_table: Callable[..., Table]) -> None:
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    journal = table.journal()
+    try:
+        queued = {str(r[0]): bytes(r[1]) for r in journal.db.execute("SELECT recipient, raw FROM outbox")}
+    finally:
+        journal.close()
+    for name in PLAYERS:
+        (eml,) = (table.root / "mail" / "sent" / address(name)).glob("*.eml")
+        assert eml.read_bytes() == queued[address(name)]
+
+
+def test_a_tick_decodes_each_game_once(make_table: Callable[..., Table], monkeypatch: MonkeyPatch) -> None:
+    """Three orders read and the round resolved in one tick: the game's state is decoded from the
+    journal once, and the round just resolved once more for the History tab (style.md point 5)."""
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    for name, orders in (("Agatha", "loot"), ("Barney", "attack agatha"), ("Celeste", "loot")):
+        table.order(name, orders)
+    ruleset = find_ruleset("truce")
+    decoded: list[object] = []
+    real = type(ruleset).from_json
+
+    def counted(self: object, data: object) -> object:
+        decoded.append(data)
+        return real(self, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(ruleset), "from_json", counted)
+
+    assert table.tick(at(0, 20, 5)) == []
+
+    assert len(decoded) == 2
+    assert "Round 1 of 3: results" in str(table.sent("Agatha")[-1]["Subject"])
+    assert len(table.sent("Celeste")) == 3  # welcome, receipt, report
+
+
+def test_sent_mail_is_kept_in_the_journal_for_two_days(make_table: Callable[..., Table]) -> None:
+    """Two days after it went out a mail's bytes leave the journal (maps made it grow by megabytes
+    a round); its row stays, and the mail itself is in the outbox folder, untouched."""
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.order("Agatha", "loot")
+    table.tick(at(1, 9))  # the next day: the welcome is still kept
+    table.tick(at(2, 9))  # two days after the welcome
+    journal = table.journal()
+    try:
+        kept = dict(
+            journal.db.execute("SELECT key, length(raw) FROM outbox WHERE status = 'sent'").fetchall()
+        )
+    finally:
+        journal.close()
+    assert all(kept[f"truce-1/welcome/{name}"] == 0 for name in PLAYERS)
+    assert kept["receipt/1"] > 0 and len(kept) > len(PLAYERS) + 1
+    assert "Welcome to Truce" in str(table.sent("Agatha")[0]["Subject"])

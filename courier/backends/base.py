@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.message import EmailMessage
-from typing import Protocol
+from email.message import EmailMessage, Message
+from typing import Protocol, runtime_checkable
 
 from courier.errors import CourierError
 
@@ -97,6 +97,15 @@ class Transport(Protocol):
         (give up on this row) or ``RateLimited`` (stop sending for this tick)."""
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class RawTransport(Protocol):
+    """A transport that can take a queued mail's bytes as they are (the files outbox): the tick
+    then parses only its headers instead of the whole mail, pictures and all."""
+
+    def send_raw(self, raw: bytes, headers: Message) -> None:
+        """Deliver ``raw``; ``headers`` are its headers, parsed. Raises as ``Transport.send``."""
 
 
 class BackendError(CourierError):

@@ -10,7 +10,7 @@ import secrets
 import stat
 import time
 from collections.abc import Iterator
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from pathlib import Path
@@ -87,7 +87,7 @@ def _slug(subject: str) -> str:
     return _safe_name(subject.lower(), fallback="message")[:60].strip("-.") or "message"
 
 
-def _first_recipient(message: EmailMessage) -> str:
+def _first_recipient(message: Message) -> str:
     addresses = [addr for _, addr in getaddresses([str(v) for v in message.get_all("To", [])]) if addr]
     if not addresses:
         raise PermanentError(f"message {message.get('Subject', '')!r} has no To address")
@@ -97,43 +97,99 @@ def _first_recipient(message: EmailMessage) -> str:
 class EmlDirectory:
     """A ``Transport`` that writes each message as an .eml file, one folder per first To address.
     Sending the same Message-ID again to the same recipient rewrites its file instead of adding one,
-    so a resend after a crash leaves exactly what a real mailbox would dedupe to."""
+    so a resend after a crash leaves exactly what a real mailbox would dedupe to.
+
+    Which file holds which Message-ID is kept in each folder's hidden ``.message-ids``, checked
+    against the folder's listing once per tick: a file it does not name (the index lost, or a
+    crash between writing a mail and noting it) has its headers read then, so the folder stays the
+    truth and a tick reads no old mail."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._folders: dict[Path, _Folder] = {}  # read once per tick (one transport per tick)
 
     def send(self, message: EmailMessage) -> None:
-        folder = self.path / _safe_name(_first_recipient(message), fallback="unknown")
         try:
             data = message.as_bytes()
         except (ValueError, LookupError, UnicodeError) as e:
             raise PermanentError(f"cannot serialise message {message.get('Subject', '')!r}: {e}") from e
+        self.send_raw(data, message)
+
+    def send_raw(self, raw: bytes, headers: Message) -> None:
+        folder = self.path / _safe_name(_first_recipient(headers), fallback="unknown")
+        message_id = str(headers.get("Message-ID", "")).strip()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            target = self._existing(folder, message.get("Message-ID")) or self._next_file(folder, message)
+            index = self._folder(folder)
+            target = index.files.get(message_id) if message_id else None
+            target = target or index.next_file(_slug(str(headers.get("Subject", ""))))
             with atomic_writer(target) as file:
-                file.write(data)
+                file.write(raw)
+            index.note(message_id, target)
         except OSError as e:
             raise TransientError(f"cannot write to {folder}: {e}") from e
 
     def close(self) -> None:
         pass
 
-    @staticmethod
-    def _existing(folder: Path, message_id: str | None) -> Path | None:
-        """The file already holding ``message_id``. Scanning headers keeps the folder the only state."""
-        if not message_id:
-            return None
-        wanted = message_id.strip()
-        parser = BytesHeaderParser()
-        for eml in sorted(folder.glob("*.eml")):
-            with eml.open("rb") as file:
-                if str(parser.parse(file).get("Message-ID", "")).strip() == wanted:
-                    return eml
-        return None
+    def _folder(self, folder: Path) -> _Folder:
+        if folder not in self._folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders[folder] = _Folder.read(folder)
+        return self._folders[folder]
 
-    @staticmethod
-    def _next_file(folder: Path, message: EmailMessage) -> Path:
-        numbers = [int(m.group(1)) for f in folder.iterdir() if (m := _NUMBERED.match(f.name))]
-        number = max(numbers, default=0) + 1
-        return folder / f"{number:04d}-{_slug(str(message.get('Subject', '')))}.eml"
+
+class _Folder:
+    """One recipient's folder: which file holds which Message-ID, and the highest file number."""
+
+    INDEX = ".message-ids"
+
+    def __init__(self, folder: Path, files: dict[str, Path], highest: int) -> None:
+        self.folder = folder
+        self.files = files
+        self.highest = highest
+
+    @classmethod
+    def read(cls, folder: Path) -> _Folder:
+        names = {f.name for f in folder.iterdir() if _NUMBERED.match(f.name)}
+        noted = _read_index(folder / cls.INDEX)
+        files = {mid: folder / name for mid, name in noted.items() if name in names}
+        unnoted = sorted(names - set(noted.values()))
+        for name in unnoted:
+            if found := _message_id_of(folder / name):
+                files.setdefault(found, folder / name)
+        highest = max((int(m.group(1)) for n in names if (m := _NUMBERED.match(n))), default=0)
+        index = cls(folder, files, highest)
+        if unnoted:
+            index.rewrite()
+        return index
+
+    def next_file(self, slug: str) -> Path:
+        self.highest += 1
+        return self.folder / f"{self.highest:04d}-{slug}.eml"
+
+    def note(self, message_id: str, target: Path) -> None:
+        """Remember a file just written; a crash before this only costs the next tick one read."""
+        if message_id and self.files.get(message_id) != target:
+            self.files[message_id] = target
+            with (self.folder / self.INDEX).open("a", encoding="utf-8") as file:
+                file.write(f"{target.name}\t{message_id}\n")
+
+    def rewrite(self) -> None:
+        lines = "".join(f"{path.name}\t{mid}\n" for mid, path in self.files.items())
+        with atomic_writer(self.folder / self.INDEX) as file:
+            file.write(lines.encode("utf-8"))
+
+
+def _read_index(path: Path) -> dict[str, str]:
+    """Message-ID -> file name, as noted (a later line wins); a damaged line is skipped."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return {}
+    pairs = (line.split("\t", 1) for line in text.splitlines())
+    return {pair[1]: pair[0] for pair in pairs if len(pair) == 2}
+
+
+def _message_id_of(eml: Path) -> str:
+    with eml.open("rb") as file:
+        return str(BytesHeaderParser().parse(file).get("Message-ID", "")).strip()

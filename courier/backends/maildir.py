@@ -10,6 +10,7 @@ import contextlib
 import mailbox
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -67,11 +68,16 @@ def _delivery_time(entry: _Entry) -> float:
 
 
 class MaildirInbox:
-    """An ``Inbox`` over a Maildir folder (created with new/, cur/, tmp/ if missing)."""
+    """An ``Inbox`` over a Maildir folder (created with new/, cur/, tmp/ if missing).
+
+    Marking touches only the message marked: the inbox remembers where it saw (or put) each
+    message, so a tick costs what its new mail costs however many messages cur/ holds."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         _ensure_maildir(self.path)
+        self._known: dict[str, _Entry] = {}  # key -> where this inbox last saw or put the message
+        self._rejected: set[str] = set()  # keys this inbox moved to the Rejected folder
 
     def fetch_new(self) -> list[RawMessage]:
         """Unprocessed messages, oldest first; reads only, so a crash before marking changes nothing."""
@@ -84,6 +90,7 @@ class MaildirInbox:
                 delivered = datetime.fromtimestamp(entry.file.stat().st_mtime, UTC)
             except FileNotFoundError:  # marked or removed since we listed it
                 continue
+            self._known[entry.key] = entry
             messages.append(RawMessage(source_id=SOURCE_PREFIX + entry.key, raw=raw, received_at=delivered))
         return messages
 
@@ -106,15 +113,19 @@ class MaildirInbox:
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Move the message to cur/ with flag S (and into .Rejected if ``rejected``). Idempotent; a
         message that is already gone is fine."""
-        entry = self._find(_key(source_id))
+        key = _key(source_id)
+        if key in self._rejected:
+            return
+        entry = self._known.get(key) or self._look_up(key)
         if entry is None:
             return
-        flags = "".join(sorted(set(entry.flags) | {"S"}))
-        home = self._rejected_folder() if rejected else self.path
-        target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
-        if target != entry.file:
-            with contextlib.suppress(FileNotFoundError):  # processed by someone else meanwhile
-                os.rename(entry.file, target)
+        try:
+            self._move(entry, rejected=rejected)
+        except FileNotFoundError:  # moved by someone else since we saw it: look where it is now
+            entry = self._look_up(key)
+            if entry is not None:
+                with contextlib.suppress(FileNotFoundError):  # and gone again meanwhile
+                    self._move(entry, rejected=rejected)
 
     def file_away(self, source_id: str, *, rejected: bool) -> None:
         """Rejected mail (strangers, forgeries, auto-replies) goes to the ``.Rejected`` folder."""
@@ -124,21 +135,36 @@ class MaildirInbox:
     def close(self) -> None:
         pass
 
-    def _entries(self) -> list[_Entry]:
-        entries = []
-        for subdir in ("new", "cur"):
-            for file in (self.path / subdir).iterdir():
-                if file.name.startswith(".") or not file.is_file():
+    def _move(self, entry: _Entry, *, rejected: bool) -> None:
+        flags = "".join(sorted(set(entry.flags) | {"S"}))
+        home = self._rejected_folder() if rejected else self.path
+        target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
+        if target != entry.file:
+            os.rename(entry.file, target)
+        if rejected:
+            self._known.pop(entry.key, None)
+            self._rejected.add(entry.key)
+        else:
+            self._known[entry.key] = _Entry(entry.key, target, flags)
+
+    def _look_up(self, key: str) -> _Entry | None:
+        """Where a message this inbox has not seen sits: new/, or cur/ as we leave it; only a mail
+        client's other flags make us read cur/."""
+        for file, flags in ((self.path / "new" / key, ""), (self.path / "cur" / f"{key}{_COLON}2,S", "S")):
+            if file.is_file():
+                return _Entry(key, file, flags)
+        return next((entry for entry in self._entries("cur") if entry.key == key), None)
+
+    def _entries(self, subdir: str, *, unseen: bool = False) -> Iterator[_Entry]:
+        with os.scandir(self.path / subdir) as listing:
+            for item in listing:
+                flags = _flags(item.name) if subdir == "cur" else ""
+                if item.name.startswith(".") or (unseen and "S" in flags) or not item.is_file():
                     continue
-                flags = _flags(file.name) if subdir == "cur" else ""
-                entries.append(_Entry(key=file.name.partition(_COLON)[0], file=file, flags=flags))
-        return entries
+                yield _Entry(key=item.name.partition(_COLON)[0], file=Path(item.path), flags=flags)
 
     def _unprocessed(self) -> list[_Entry]:
-        return [entry for entry in self._entries() if "S" not in entry.flags]
-
-    def _find(self, key: str) -> _Entry | None:
-        return next((entry for entry in self._entries() if entry.key == key), None)
+        return [*self._entries("new"), *self._entries("cur", unseen=True)]
 
     def _rejected_folder(self) -> Path:
         folder = self.path / f".{REJECTED_FOLDER}"

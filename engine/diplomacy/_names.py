@@ -60,26 +60,34 @@ def split_coast(words: Sequence[str]) -> tuple[list[str], str | None]:
     return list(words), None
 
 
-_MADE: dict[int, tuple[Map, Names]] = {}  # id(map) → (the map, kept alive, and its names)
+# Maps are frozen but hold dicts, so they cannot key a dict: key by the ids of the parts the names
+# come from, as ``_board.map_index`` does; each entry keeps its parts alive, so their ids stay theirs.
+_NAMES: dict[tuple[int, ...], tuple[tuple[object, ...], Names]] = {}
+_NAMES_KEPT = 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Names:
-    """Every accepted spelling of every province of one map."""
+    """Every accepted spelling of every province of one map. Compared (and hashed) by identity:
+    one per map, from ``Names.of``."""
 
     spellings: dict[str, str]  # normal spelling → province key
     hyphenated: frozenset[str]  # folded hyphenated words of names ("mid-atlantic"), kept whole
 
     @classmethod
     def of(cls, map: Map) -> Names:
-        """The names of ``map``, worked out once per map (every mail is read with them)."""
-        known = _MADE.get(id(map))
-        if known is None or known[0] is not map:
-            known = _MADE[id(map)] = (map, cls._make(map))
-        return known[1]
+        """The names of ``map``, built once per map (every order of every player reads them)."""
+        parts = (map.provinces, map.aliases)
+        key = tuple(id(part) for part in parts)
+        entry = _NAMES.get(key)
+        if entry is None:
+            if len(_NAMES) >= _NAMES_KEPT:
+                _NAMES.clear()
+            entry = _NAMES[key] = (parts, cls._build(map))
+        return entry[1]
 
     @classmethod
-    def _make(cls, map: Map) -> Names:
+    def _build(cls, map: Map) -> Names:
         spellings: dict[str, str] = {}
         hyphenated: set[str] = set()
 

@@ -12,6 +12,7 @@ import difflib
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from engine.core import LineError
@@ -296,9 +297,17 @@ def order_vocabulary(
     """The words of orders on ``map`` for the forgiving reader (``engine.reading``): the full order
     words (not ``S`` or ``-``, which are not words of a sentence), every province's spellings, and
     the unit types, plus a variant's own ``verbs``, ``words`` and ``signs``."""
+    return _vocabulary(Names.of(map), frozenset(verbs), frozenset(words), frozenset(signs))
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(
+    names: Names, verbs: frozenset[str], words: frozenset[str], signs: frozenset[str]
+) -> Vocabulary:
+    """Built once per map and variant: every parse asks for it."""
     full = {w for w in _VERBS - _MOVE if len(w) > 2} | {"move", "moves", "draw"}
     marks = {"-", "->", "=>", "→", *(w for w in _VERBS if len(w) == 1), *signs}
-    return Vocabulary.of(full | set(verbs), Names.of(map).spellings, words={*_TYPES, *words}, signs=marks)
+    return Vocabulary.of(full | verbs, names.spellings, words={*_TYPES, *words}, signs=marks)
 
 
 def parse_order_syntax(text: str, map: Map) -> ParsedOrder | LineError:
