@@ -186,3 +186,26 @@ def test_a_maps_names_are_built_once_and_shared_by_its_copies() -> None:
     assert order_vocabulary(MAP, verbs=["bribe"]) is order_vocabulary(MAP, verbs=["bribe"])
     other = Map.from_data({**STANDARD, "aliases": {**STANDARD.get("aliases", {}), "lyons gulf": "gol"}})
     assert Names.of(other).exact("Lyons Gulf") == "gol" and Names.of(MAP).exact("Lyons Gulf") is None
+
+
+def test_a_line_is_read_once_whatever_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a line depends on the map's names only, so `courier resolve` reads each distinct line
+    once per batch; what the position makes of it (whose unit, legal or not) is judged every time."""
+    from engine.diplomacy import _parse
+
+    calls: list[str] = []
+    real = _parse._read_line
+
+    def counting(text: str, map: Any, names: Any) -> Any:
+        calls.append(text)
+        return real(text, map, names)
+
+    monkeypatch.setattr(_parse, "_read_line", counting)
+    line = "A vie - tyr  # a line seen once in this test"
+    mine = [Unit("Austria", "A", "vie")]
+    theirs = [Unit("Italy", "A", "vie")]
+    first = parse_orders(MAP, mine, power="Austria", phase_kind="movement", text=line)
+    second = parse_orders(MAP, theirs, power="Austria", phase_kind="movement", text=line)
+    assert calls == [line]
+    assert first[0] and not first[1]
+    assert not second[0] and second[1]  # not Austria's unit in the second position

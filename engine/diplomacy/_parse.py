@@ -278,7 +278,26 @@ def _verb(r: _Reader, unit_type: UnitType | None, location: str) -> ParsedOrder:
     raise _Unreadable(f"“{word}” cannot follow “{order.unit}”")
 
 
+# What a line says does not depend on the position, only on the map's names: a line read once is not
+# read again (the same "A par - bur" comes in phase after phase, and in a JSON Lines batch). Keyed by
+# the names' identity; each entry keeps its names alive, so an id is never reused while cached.
+_READ: dict[tuple[int, str], tuple[Names, ParsedOrder | LineError]] = {}
+_READ_KEPT = 20_000
+
+
 def _syntax(text: str, map: Map, names: Names) -> ParsedOrder | LineError:
+    key = (id(names), text)
+    hit = _READ.get(key)
+    if hit is not None and hit[0] is names:
+        return hit[1]
+    if len(_READ) >= _READ_KEPT:
+        _READ.clear()
+    found = _read_line(text, map, names)
+    _READ[key] = (names, found)
+    return found
+
+
+def _read_line(text: str, map: Map, names: Names) -> ParsedOrder | LineError:
     line = text.strip()
     reader = _Reader(line.partition("#")[0], map, names)  # "A par - bur  # to Burgundy"
     try:
