@@ -26,6 +26,11 @@ pytest_plugins = ["tests.servers.imap", "tests.servers.smtp", "tests.servers.she
 RELIABILITY: Counter[str] = Counter()
 
 
+def count_fault(kind: str, times: int = 1) -> None:
+    """A fault a test injected and survived, for the figures at the end of the run."""
+    RELIABILITY[f"fault: {kind}"] += times
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if RELIABILITY["kills"]:
         terminalreporter.write_line(
@@ -33,6 +38,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"({RELIABILITY['orders']} mails journalled): 0 orders lost, 0 rounds resolved twice, "
             f"{RELIABILITY['duplicates']} duplicate mails (at most 1 per mail)"
         )
+    faults = sorted((k.removeprefix("fault: "), n) for k, n in RELIABILITY.items() if k.startswith("fault: "))
+    if faults:
+        listed = ", ".join(f"{kind} {n}" for kind, n in faults)
+        terminalreporter.write_line(f"reliability: faults injected and survived, nothing lost: {listed}")
 
 
 LONDON = ZoneInfo("Europe/London")

@@ -17,6 +17,7 @@ from google.oauth2 import service_account
 
 from courier.backends.base import FormResponse, TransientError, WorkbookError
 from courier.backends.gsheet import GoogleSheet
+from tests.conftest import count_fault
 from tests.servers.sheets import SERVICE_ACCOUNT, FakeSheets, Formatted, Formula
 
 KEY = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"
@@ -310,6 +311,7 @@ def test_rate_limits_are_retried_with_growing_pauses(
 
     assert sleeps == [1, 2]
     assert len(sheets_server.api_calls()) == 3  # two refused, then the read
+    count_fault("sheets rate limit")
 
 
 def test_a_server_that_keeps_failing_gives_up_after_bounded_retries_and_writes_nothing(
@@ -329,6 +331,7 @@ def test_a_server_that_keeps_failing_gives_up_after_bounded_retries_and_writes_n
     assert len(sheets_server.api_calls()) - before == 4
     assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
     assert sheets_server.values(KEY, "History") == [["Round"], [1]]
+    count_fault("sheets server failing")
 
 
 def test_backoff_is_capped(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from courier.backends.base import BackendError, PermanentError, RateLimited, TransientError
 from courier.backends.smtp import SmtpTransport
+from tests.conftest import count_fault
 from tests.servers.smtp import PASSWORD, USER, SmtpServer, free_port, per_recipient
 
 MakeServer = Callable[..., SmtpServer]
@@ -285,6 +286,7 @@ def test_a_dropped_connection_fails_for_now_and_the_next_send_reconnects(
     transport.close()
 
     assert [r.message["Message-ID"] for r in server.received] == ["<truce-1.r2.agatha@courier.test>"]
+    count_fault("smtp connection dropped")
 
 
 def test_one_connection_serves_the_whole_tick(make_smtp_server: MakeServer) -> None:

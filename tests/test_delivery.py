@@ -14,7 +14,7 @@ from courier.backends.base import TransientError
 from courier.journal import Journal
 from courier.send import MAX_ATTEMPTS
 from courier.tick import run_tick
-from tests.conftest import Table, address, at, text_of
+from tests.conftest import Table, address, at, count_fault, text_of
 
 
 class StoresAndHangsUp:
@@ -61,6 +61,7 @@ def test_a_mail_the_server_never_confirms_is_tried_a_bounded_number_of_times(
         now += timedelta(minutes=5)
     told = [text_of(m) for m in table.sent("organiser@courier.test")]
     assert any(address("Agatha") in t and f"tried {MAX_ATTEMPTS} times" in t for t in told)
+    count_fault("mail server stores then hangs up", len(server.copies))
 
 
 def test_the_waits_grow_between_attempts(make_table: Callable[..., Table]) -> None:

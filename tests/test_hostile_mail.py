@@ -17,7 +17,7 @@ from courier.backends.maildir import deliver
 from courier.config import load_deployment
 from courier.data import shipped_dir
 from courier.mailtext import read_mail
-from tests.conftest import Table, address, at, text_of
+from tests.conftest import Table, address, at, count_fault, text_of
 
 CASES = yaml.safe_load(
     (Path(__file__).parent / "data" / "authorship" / "cases.yaml").read_text(encoding="utf-8")
@@ -100,6 +100,7 @@ def test_a_hostile_mail_is_set_aside_and_the_next_mail_is_read(table: Table, sha
     table.order("Celeste", "defend")
     assert table.tick(at(0, 10)) == []  # never retried, and the arbiter stays up
     assert "defend" in text_of(table.sent("Celeste")[-1])
+    count_fault("hostile mail")
 
 
 def test_every_sample_of_the_mail_corpus_passes_through_the_tick(table: Table) -> None:

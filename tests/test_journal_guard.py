@@ -19,7 +19,7 @@ from tests import (
     test_talossa_game,
     test_veneer_game,
 )
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, count_fault
 
 START, LATER, NEXT_DAY = (datetime(2026, 12, d, h, 5, tzinfo=UTC) for d, h in ((1, 8), (1, 9), (2, 9)))
 
@@ -98,6 +98,7 @@ def test_a_lost_journal_stops_the_tick_before_any_mail_is_read(tmp_path: Path, g
     assert "no record of it" in str(sent[-1].get_body(("plain",)).get_content())  # type: ignore[union-attr]
     assert t.tick(NEXT_DAY) == problems, "it keeps refusing, and the organiser is told only once"
     assert len(t.sent()) == welcomes + 1
+    count_fault(f"journal {lose}")
 
 
 def test_new_journal_starts_the_game_over_when_the_operator_says_so(tmp_path: Path) -> None:

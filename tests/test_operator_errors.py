@@ -15,7 +15,7 @@ import pytest
 from courier import cli
 from courier.backends.files import EmlDirectory
 from courier.journal import Journal
-from tests.conftest import Table, at, text_of
+from tests.conftest import Table, at, count_fault, text_of
 
 BAD_SETTINGS = {
     "state_dir = 5": "`state_dir` must be text",
@@ -100,6 +100,7 @@ def test_a_journal_that_cannot_be_written_stops_the_tick_and_loses_nothing(
     journal = Journal(table.deployment.journal_path)
     assert sorted(journal.standing("truce-1", "round-1")) == ["Agatha", "Barney"]
     journal.close()
+    count_fault(f"journal {pragma}")
 
 
 def test_a_full_disk_under_the_outbox_stops_the_tick_and_loses_nothing(
@@ -118,6 +119,7 @@ def test_a_full_disk_under_the_outbox_stops_the_tick_and_loses_nothing(
     code, _ = _run(table, capsys, when=at(0, 8, 10).isoformat())
     assert code == 0
     assert "Welcome" in str(table.sent("Agatha")[0]["Subject"])
+    count_fault("files outbox: no space left")
 
 
 def test_an_unexpected_error_is_one_line_and_minus_vv_shows_the_traceback(

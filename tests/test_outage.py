@@ -13,7 +13,7 @@ import pytest
 from courier.cli import main
 from courier.config import load_deployment
 from courier.outage import ClockError
-from tests.conftest import Table, text_of
+from tests.conftest import Table, count_fault, text_of
 from tests.test_journal_guard import GAMES
 
 
@@ -61,6 +61,7 @@ def test_the_tick_after_an_outage_moves_the_deadline_instead_of_resolving(tmp_pa
     told_once = len(t.sent())
     t.tick(at(2, 10))
     assert len(t.sent()) == told_once, "told once"
+    count_fault("outage")
 
 
 def test_orders_sent_during_the_outage_count_and_one_round_resolves_at_a_time(tmp_path: Path) -> None:

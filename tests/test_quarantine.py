@@ -18,7 +18,7 @@ from courier.context import LoadedGame, Tick
 from courier.status import disk_warnings, status_table
 from engine.core import Submission
 from engine.truce import Truce
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, count_fault, text_of
 
 ORGANISER = "organiser@courier.test"
 
@@ -75,6 +75,7 @@ def test_a_game_failing_tick_after_tick_is_set_aside_and_released(
     journal.close()
     assert len(table.sent("Agatha")) > before
     assert "QUARANTINED" not in status_table(table.deployment)
+    count_fault("game failing every tick", 5)
 
 
 def test_a_passing_failure_is_forgotten(
