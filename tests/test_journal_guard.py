@@ -217,3 +217,31 @@ def test_mail_forgotten_with_the_journal_is_read_again_with_reread_since(tmp_pat
     again = (START + timedelta(hours=1, minutes=15)).isoformat()
     assert main(["tick", "--config", config, "--now", again, "--reread-since", since]) == 0
     assert len(t.sent("Agatha")) == receipts  # read again only once
+
+
+def test_quick_check_runs_unless_the_journal_is_as_its_last_clean_close_left_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole-file check costs a fraction of a second on a large journal: an idle tick skips it when
+    the file is exactly as the last clean close left it (inode, size, mtime) and was checked within a
+    day; anything else, a damaged write included, is checked before any mail is read."""
+    from courier import journal as journal_module
+    from courier.errors import JournalError
+    from courier.journal import Journal
+
+    t = truce(tmp_path)
+    t.tick(START)
+    path = t.deployment.journal_path
+    again = Journal(path)
+    assert again.checked is False  # closed cleanly by the tick a moment ago
+    again.close()
+    monkeypatch.setattr(journal_module, "FULL_CHECK_EVERY", -1.0)  # as if a day had passed
+    daily = Journal(path)
+    assert daily.checked is True
+    daily.close()
+    monkeypatch.undo()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2 : len(data) // 2 + 512] = b"\xff" * 512  # a damaged page, same size
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalError, match="damaged"):
+        Journal(path)
