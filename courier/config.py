@@ -223,6 +223,7 @@ SHELL_KEYS = frozenset(
         "reminders",
         "early_resolution",
         "settle",
+        "outage_grace",
         "absent",
     }
 )
@@ -313,7 +314,9 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     roles = {p.name: p.role for p in players if p.role}
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
-    warnings = unknown_config_keys(snapshot.config, ruleset) + _untypable_secrets(players)
+    warnings = unknown_config_keys(snapshot.config, ruleset, SHELL_KEYS | COMMAND_KEYS) + _untypable_secrets(
+        players
+    )
     absent = config.get("absent", "default").strip().lower() or "default"
     if absent not in ("default", "bot"):
         raise ConfigError(

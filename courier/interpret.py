@@ -21,7 +21,7 @@ from courier.config import Player
 from courier.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.control import kicked
 from courier.journal import Input, Journal
-from courier.mailtext import UnreadableMail, game_tag, plus_tag, read_mail
+from courier.mailtext import REPLY_WORD, UnreadableMail, game_tag, plus_tag, read_mail
 from courier.newcomers import participants, players_of
 from courier.organiser import organiser_of, run_cli_input, run_commands
 from courier.players import player_commands, press_reply_to
@@ -30,9 +30,7 @@ from engine.core import Ruleset, Standing, Submission, writers_of
 log = logging.getLogger(__name__)
 
 # What a subject carries besides orders: reply/forward prefixes in common languages, and [tags].
-_SUBJECT_NOISE = re.compile(
-    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I
-)
+_SUBJECT_NOISE = re.compile(rf"^\s*(?:{REPLY_WORD}|\[[^\]]*\]\s*)+", re.I)
 FROM_SUBJECT = "Your mail’s text held no orders, so its subject was read as your orders: “{}”."
 FORWARDED = "Forwarded text in your mail was ignored: only your own words count as your orders."
 REUSED_ID = (

@@ -245,7 +245,9 @@ def _autoreplies() -> dict[str, list[str]]:
 
 # --- subject and address tags ----------------------------------------------------------------------
 
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.I)
+# One reply or forward prefix in the languages we read: "Re:", "AW[2]:", "Fwd(3):".
+REPLY_WORD = r"(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*"
+_REPLY_PREFIX = re.compile(rf"^\s*(?:{REPLY_WORD})+", re.I)
 _TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*)\]", re.IGNORECASE)
 # Markers that mail filters put in subjects; never a game.
 _FILTER_TAGS = frozenset({"spam", "external", "ext", "extern", "extern-mail", "bulk", "suspicious", "phish"})

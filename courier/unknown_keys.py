@@ -33,11 +33,6 @@ DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {
     "backups": frozenset({"keep", "days"}),
     "game": frozenset({"id", "workbook", "sheet", "seed", "organiser"}),
 }
-# Config keys the shell reads for every game (courier/config.py's SHELL_KEYS and the schedule's).
-SHELL_CONFIG_KEYS = frozenset(
-    {"game", "timezone", "start", "deadlines", "duration", "weekdays", "reminders", "early_resolution"}
-    | {"settle", "outage_grace", "press", "away", "away_limit", "organiser_secret", "absent"}
-)
 
 
 def unknown_deployment_keys(data: Mapping[str, Any]) -> list[str]:
@@ -51,12 +46,14 @@ def unknown_deployment_keys(data: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def unknown_config_keys(config: Mapping[str, str], ruleset: Ruleset) -> list[str]:
+def unknown_config_keys(
+    config: Mapping[str, str], ruleset: Ruleset, shell_keys: Collection[str]
+) -> list[str]:
     """One line per key of a game's Config tab that neither the shell nor the game reads. A game that
     does not list its keys (no ``option_keys``) is not checked."""
     if not isinstance(ruleset, KnownOptions):
         return []
-    known = set(SHELL_CONFIG_KEYS) | set(ruleset.option_keys)
+    known = set(shell_keys) | set(ruleset.option_keys)
     if isinstance(ruleset, ConfigDefaults):
         known |= set(ruleset.default_config)
     return [f"Config `{k}`{_did_you_mean(k, known)}" for k in config if not _known_config_key(k, known)]
