@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -307,26 +309,86 @@ def test_publishing_to_a_missing_workbook_is_an_operator_error(tmp_path: Path) -
         XlsxWorkbook(tmp_path / "g.xlsx").write_public(ledger=[["a"]], history=[["b"]])
 
 
+@pytest.mark.parametrize(
+    ("cell", "writer"),
+    [("bob", zipfile.ZipFile.writestr), (datetime(2026, 11, 23, 13, 5), openpyxl.Workbook.save)],
+    ids=["tabs-rewritten-alone", "whole-book-by-openpyxl"],
+)
 def test_a_failed_save_leaves_the_old_workbook_intact(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cell: Any, writer: Any
 ) -> None:
     path = tmp_path / "g.xlsx"
     XlsxWorkbook(path).init(game="truce")
     XlsxWorkbook(path).write_public(ledger=[["Player"], ["alice"]], history=[["Round"]])
     before = path.read_bytes()
 
-    def crash_midway(self: openpyxl.Workbook, file: Any) -> None:
+    def crash_midway(self: Any, *args: Any, **kwargs: Any) -> None:
+        file: Any = self.fp if isinstance(self, zipfile.ZipFile) else args[0]
         file.write(b"PK\x03\x04 half a zip")
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(openpyxl.Workbook, "save", crash_midway)
+    owner = zipfile.ZipFile if writer is zipfile.ZipFile.writestr else openpyxl.Workbook
+    monkeypatch.setattr(owner, writer.__name__, crash_midway)
     with pytest.raises(WorkbookError, match="No space left on device"):
-        XlsxWorkbook(path).write_public(ledger=[["Player"], ["bob"]], history=[["Round"]])
+        XlsxWorkbook(path).write_public(ledger=[["Player"], [cell]], history=[["Round"]])
 
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["g.xlsx"]
     monkeypatch.undo()
     assert _values(path, "Ledger") == [["Player"], ["alice"]]
+
+
+def _parts(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_publishing_rewrites_only_the_public_tabs_and_shares_no_strings(tmp_path: Path) -> None:
+    """A round's publishing costs the same at round 50 as at round 1: the other tabs are copied as
+    they are, and History's text stays out of the shared strings every read of the file loads."""
+    path = tmp_path / "g.xlsx"
+    XlsxWorkbook(path).init(game="truce")
+    before = _parts(path)
+
+    history: list[list[Any]] = [
+        ["Round", "Player", "Coins"],
+        *[[f"round {r}", f"player {r}-{p}", r * p] for r in range(50) for p in range(7)],
+    ]
+    XlsxWorkbook(path).write_public(ledger=[["Player", "Coins"], ["alice", 3]], history=history)
+
+    after = _parts(path)
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"xl/worksheets/sheet4.xml", "xl/worksheets/sheet5.xml"}  # Ledger, History
+    assert b"player 49-6" not in after.get("xl/sharedStrings.xml", b"")
+    assert _values(path, "History")[-1] == ["round 49", "player 49-6", 294]
+    assert openpyxl.load_workbook(path)["History"].column_dimensions["A"].width == 10  # kept from init
+
+
+def test_text_reads_back_exactly_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "g.xlsx"
+    XlsxWorkbook(path).init(game="truce")
+    odd = ["  two spaces  ", 'a & b <c> "d"', "tab\x07bell", "line\nbreak", "é ü 中 🙂", "inf", "=SUM(A1)"]
+    XlsxWorkbook(path).write_public(
+        ledger=[odd, [True, 7, 2.5, float("inf"), Decimal("1.25"), None, ""]], history=[["Round"]]
+    )
+
+    assert _values(path, "Ledger") == [
+        ["  two spaces  ", 'a & b <c> "d"', "tab\ufffdbell", "line\nbreak", "é ü 中 🙂", "inf", "=SUM(A1)"],
+        [True, 7, 2.5, "inf", 1.25, None, None],
+    ]
+    snapshot = XlsxWorkbook(path).read()
+    assert snapshot.ledger is not None and snapshot.ledger[0][0] == "  two spaces  "
+
+
+def test_a_missing_public_tab_is_added(tmp_path: Path) -> None:
+    path = _make(tmp_path / "g.xlsx", _basic_tabs())
+
+    XlsxWorkbook(path).write_public(ledger=[["Player"], ["alice"]], history=[["Round"], [1]])
+    XlsxWorkbook(path).write_public(ledger=[["Player"], ["bob"]], history=[["Round"], [1], [2]])
+
+    assert _values(path, "Ledger") == [["Player"], ["bob"]]
+    assert _values(path, "History") == [["Round"], [1], [2]]
+    assert XlsxWorkbook(path).read().config["game"] == "truce"
 
 
 def test_unknown_time_zone_is_refused(tmp_path: Path) -> None:

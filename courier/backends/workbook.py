@@ -41,6 +41,7 @@ from courier.backends._sheet_tables import (
 )
 from courier.backends.base import SheetSnapshot, WorkbookError
 from courier.backends.files import atomic_writer
+from courier.backends.xlsx_tabs import replace_cells
 
 __all__ = ["XlsxWorkbook", "write_config"]
 
@@ -72,6 +73,8 @@ class XlsxWorkbook:
             book.close()
 
     def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
+        if self._replace_cells({LEDGER_TAB: ledger, HISTORY_TAB: history}):
+            return
         book = self._load(read_only=False)
         for title, rows in ((LEDGER_TAB, ledger), (HISTORY_TAB, history)):
             sheet = _find_tab(book, title) or book.create_sheet(title)
@@ -115,6 +118,15 @@ class XlsxWorkbook:
             return openpyxl.load_workbook(self.path, read_only=read_only, data_only=read_only)
         except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError) as e:
             raise WorkbookError(f"cannot open {self.path} as an .xlsx workbook: {e}") from e
+
+    def _replace_cells(self, tabs: Mapping[str, Sequence[Row]]) -> bool:
+        """The quick way: only these tabs' parts of the file are rewritten (xlsx_tabs.py)."""
+        if not self.path.exists():
+            raise WorkbookError(f"{self.path} does not exist; run `courier init`")
+        try:
+            return replace_cells(self.path, tabs)
+        except (zipfile.BadZipFile, OSError) as e:
+            raise WorkbookError(f"cannot rewrite {self.path}: {e}") from e
 
     def _tab(self, book: Book, title: str) -> Worksheet:
         sheet = _find_tab(book, title)
