@@ -8,11 +8,13 @@ import hashlib
 from collections.abc import Callable
 from datetime import timedelta
 from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default
 from itertools import pairwise
 
 from courier.backends.base import TransientError
 from courier.journal import Journal
-from courier.send import MAX_ATTEMPTS
+from courier.send import MAX_ATTEMPTS, headers_of
 from courier.tick import run_tick
 from tests.conftest import Table, address, at, count_fault, text_of
 
@@ -93,3 +95,19 @@ def test_message_ids_do_not_count_the_mail_received(make_table: Callable[..., Ta
             plain = hashlib.sha256(f"receipt/{number}".encode()).hexdigest()
             assert plain[:24] not in str(message["Message-ID"])
             assert plain[:32] not in message.as_string()
+
+
+def test_a_queued_mail_is_addressed_from_its_header_block_alone() -> None:
+    """The outbox reads only the headers of a queued mail (a report's maps are not parsed again), and
+    reads them as the whole mail would: folded headers, either line ending, a body that looks like
+    headers."""
+    message = EmailMessage()
+    message["To"] = "Alice Liddell <alice@example.org>"
+    message["Subject"] = "Spring 1901: a rather long subject line " + "that must fold " * 6
+    message["Message-ID"] = "<report.1@courier.test>"
+    message.set_content("To: mallory@example.org\n\nnot a header\n" * 3)
+    for raw in (message.as_bytes(), message.as_bytes().replace(b"\n", b"\r\n")):
+        headers = headers_of(raw)
+        whole = BytesParser(policy=default).parsebytes(raw)
+        assert [(k, str(v)) for k, v in headers.items()] == [(k, str(v)) for k, v in whole.items()]
+        assert headers.get_all("To") == ["Alice Liddell <alice@example.org>"]
