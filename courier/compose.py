@@ -8,15 +8,19 @@ row twice gives the same bytes and the same Message-ID.
 
 from __future__ import annotations
 
+import binascii
 import dataclasses
 import email.policy
 import email.utils
+import functools
 import hashlib
+import io
 import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email.generator import BytesGenerator
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -374,22 +378,64 @@ def _picture_cid(message_key: str, name: str, domain: str) -> str:
 def _attach_pictures(
     msg: EmailMessage, pictures: Sequence[MailPicture], refs: Sequence[dict[str, str]]
 ) -> None:
-    """PNGs inline beside the HTML part (multipart/related), each SVG as an attachment."""
+    """PNGs inline beside the HTML part (multipart/related), each SVG as an attachment. The parts are
+    what ``add_related``/``add_attachment`` make, byte for byte; only the base64 text of a picture is
+    made once for every recipient who sees it."""
     html = msg.get_body(("html",))
     for picture, ref in zip(pictures, refs, strict=True):
         assert isinstance(html, EmailMessage)
-        html.add_related(
-            picture.png,
-            maintype="image",
-            subtype="png",
-            cid=f"<{ref['cid']}>",
-            disposition="inline",
-            filename=f"{picture.name}.png",
-        )
+        png = _base64(picture.png)
+        part = _binary_part(html, "image/png", png, f"{picture.name}.png", "inline", cid=f"<{ref['cid']}>")
+        _add(html, "related", part)
     for picture in pictures:
-        msg.add_attachment(
-            picture.svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename=f"{picture.name}.svg"
-        )
+        svg = _base64(picture.svg.encode("utf-8"))
+        _add(msg, "mixed", _binary_part(msg, "image/svg+xml", svg, f"{picture.name}.svg", "attachment"))
+
+
+def _binary_part(
+    parent: EmailMessage, content_type: str, encoded: str, filename: str, disposition: str, *, cid: str = ""
+) -> EmailMessage:
+    part = EmailMessage(policy=parent.policy)
+    part["Content-Type"] = content_type
+    part.set_payload(encoded)
+    part["Content-Transfer-Encoding"] = "base64"
+    part["Content-Disposition"] = disposition
+    part.set_param("filename", filename, header="Content-Disposition", replace=True)
+    if cid:
+        part["Content-ID"] = cid
+    part["MIME-Version"] = "1.0"  # as EmailMessage.set_content adds it
+    return part
+
+
+def _add(container: EmailMessage, subtype: str, part: EmailMessage) -> None:
+    if container.get_content_maintype() != "multipart" or container.get_content_subtype() != subtype:
+        getattr(container, f"make_{subtype}")()
+    container.attach(part)
+
+
+@functools.lru_cache(maxsize=32)
+def _base64(data: bytes) -> str:
+    """Base64 in 76-character lines, as the email package writes it (57 bytes a line)."""
+    return "".join(binascii.b2a_base64(data[i : i + 57]).decode("ascii") for i in range(0, len(data), 57))
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")  # email.generator's NLCRE
+
+
+class _Writer(BytesGenerator):
+    """The standard generator, writing each part's lines in one call instead of two per line (a
+    report with a map has ten thousand lines; the output is the same)."""
+
+    def _write_lines(self, lines: str) -> None:
+        if lines:
+            self.write(self._NL.join(_LINE_END.split(lines)))  # type: ignore[attr-defined]
+
+
+def mail_bytes(message: EmailMessage) -> bytes:
+    """``message.as_bytes()``, faster for mail with pictures."""
+    buffer = io.BytesIO()
+    _Writer(buffer, mangle_from_=False, policy=message.policy).flatten(message)
+    return buffer.getvalue()
 
 
 def _bracketed(msgid: str) -> str:

@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
+from courier.compose import mail_bytes
 from courier.config import ConfigError, Deployment, GameConfig, is_bot_address
 from courier.errors import JournalError
 from courier.journal import GameRow, Journal
@@ -93,7 +94,7 @@ class Tick:
             game=game,
             kind=kind,
             recipient=str(message["To"]),
-            raw=message.as_bytes(),
+            raw=mail_bytes(message),
             created_at=self.now,
         )
 

@@ -17,6 +17,7 @@ from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
 from courier.outage import add_history_note
+from courier.pictures import prerender
 from courier.players import absent_players, away_deadline
 from courier.render import render_event
 from courier.seats import silent_seat
@@ -130,6 +131,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         deadline=deadline,
         finished=outcome is not None,
     )
+    recipients = report_recipients(config, row, resolution.state, resolution.events, outcome)
+    prerender(ruleset, resolution.state, [*(p.name for p in recipients), None])  # None: the organiser
     mails = [
         (
             player,
@@ -145,7 +148,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
                 key=f"{prefix}/report/{player.name}",
             ),
         )
-        for player in report_recipients(config, row, resolution.state, resolution.events, outcome)
+        for player in recipients
     ]
     results = ruleset.open_results(resolution.events) if isinstance(ruleset, OpenResults) else []
     history = [render_event(tick.mailer.env, ruleset.name, e) for e in results]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from courier.compose import MailContext, ReportContext, compose
+from courier.compose import MailContext, MailPicture, ReportContext, compose, mail_bytes
 from courier.pictures import mail_pictures, render_png
 from courier.render import make_environment
 from engine.core import Picture
@@ -73,6 +78,65 @@ def test_the_same_report_gives_the_same_bytes() -> None:
     assert report("k1") != report("k2")
 
 
+def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
+    """Pictures are attached and the mail flattened by quicker paths (base64 made once per picture,
+    lines written at once); the bytes are those of ``add_related``/``add_attachment`` and
+    ``as_bytes``, across several lines of base64 and either kind of line in the bodies."""
+    from email import message_from_bytes
+    from email.policy import default
+
+    big = Picture("map-big", "Big", SVG.replace("A5", "A5 " * 400))
+    pictures = [
+        MailPicture(p.name, p.title, render_png(p.svg), p.svg) for p in (big, *Drawn().pictures(0, "Red"))
+    ]
+    ctx = ReportContext(
+        mail=MailContext(
+            game_id="g",
+            game_title="Game",
+            phase_label="Turn 1",
+            recipient_name="Red",
+            recipient_email="r@x.test",
+        ),
+        public_lines=["Red won E3.", "a line\r\nwith a CR"],
+    )
+    arguments: dict[str, Any] = dict(
+        sender="c@x.test",
+        reply_to=None,
+        to="r@x.test",
+        message_key="k",
+        domain="x.test",
+        date=datetime(2026, 12, 1, tzinfo=UTC),
+    )
+    quick = compose(make_environment(), "report", ctx, pictures=pictures, **arguments)
+    plain = compose(make_environment(), "report", ctx, **arguments)
+    html = plain.get_body(("html",))
+    assert isinstance(html, EmailMessage)
+    for picture in pictures:
+        cid = next(str(p["Content-ID"]) for p in quick.walk() if p.get_filename() == f"{picture.name}.png")
+        html.add_related(
+            picture.png,
+            maintype="image",
+            subtype="png",
+            cid=cid,
+            disposition="inline",
+            filename=f"{picture.name}.png",
+        )
+    for picture in pictures:
+        plain.add_attachment(
+            picture.svg.encode(), maintype="image", subtype="svg+xml", filename=f"{picture.name}.svg"
+        )
+    bodies = [p for p in quick.walk() if p.get_content_maintype() == "text"]
+    for mine, theirs in zip(
+        bodies, (p for p in plain.walk() if p.get_content_maintype() == "text"), strict=True
+    ):
+        theirs.set_payload(mine.get_payload())  # the bodies name the pictures; the rest is the point
+    for number, part in enumerate(p for p in plain.walk() if p.is_multipart()):
+        part.set_boundary(str(list(p for p in quick.walk() if p.is_multipart())[number].get_boundary()))
+
+    assert mail_bytes(quick) == plain.as_bytes() == quick.as_bytes()
+    assert message_from_bytes(mail_bytes(quick), policy=default).get_body(("html",)) is not None
+
+
 def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
     from tests.conftest import Table
 
@@ -118,3 +182,34 @@ def test_players_who_see_the_same_map_share_one_rendering(monkeypatch: pytest.Mo
         (picture,) = mail_pictures(Fogged(), None, viewer)
         assert picture.png == b"\x89PNG " + picture.svg.encode()
     assert sorted(drawn) == [SVG.replace("A5", "fogged for Blue"), SVG.replace("A5", "open map")]
+
+
+class ManyViews:
+    """A game whose every viewer sees its own map (fog of war)."""
+
+    def pictures(self, state: object, viewer: str | None) -> list[Picture]:
+        return [Picture("map", "Map", SVG.replace("A5", f"A5 {viewer}"))]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_a_rounds_views_are_rendered_on_every_core_and_read_the_same(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    """Worker processes render the round's views at once; a process running other threads renders
+    them one by one (forking it would copy their held locks). The pictures are the same either way."""
+    from courier import pictures
+
+    monkeypatch.setattr(threading, "active_count", lambda: threads)
+    monkeypatch.setattr(pictures, "_rendered", OrderedDict())
+    viewers = ["Red", "Green", "Blue", None]
+    try:
+        pictures.prerender(ManyViews(), None, viewers)
+        forked = pictures._workers is not None
+    finally:
+        pictures.close_pool()
+
+    assert forked == (threads == 1 and len(os.sched_getaffinity(0)) > 1)
+    assert len(pictures._rendered) == (4 if forked else 0)
+    for viewer in viewers:
+        (mailed,) = mail_pictures(ManyViews(), None, viewer)
+        assert mailed.png == render_png(mailed.svg)
