@@ -5,31 +5,29 @@ uses DejaVu Sans when the machine has it, else resvg's fallback font.
 
 Rendering is the dearest step of a round's mail. Players who see the same map share one rendering
 (the cache is keyed on the SVG itself), and the different views of one round (Star Trek's fogged
-maps, Monarchs' nations) are rendered side by side on the machine's cores (``prerender``)."""
+maps, Monarchs' nations) are drawn side by side by helper processes, one per core (``prerender``)."""
 
 from __future__ import annotations
 
-import multiprocessing
+import logging
 import os
-import threading
+import subprocess
+import sys
 from collections import OrderedDict
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import resvg_py
-
 from courier.compose import MailPicture
+from courier.render_worker import pack, render_png, unpack
 from engine.core import Illustrated, Picture
 
-FONT = "DejaVu Sans"
+__all__ = ["mail_pictures", "prerender", "render_png"]
+
+log = logging.getLogger(__name__)
+
 KEPT = 64  # renderings kept: a round's views, and the welcome's map
-
-
-def render_png(svg: str) -> bytes:
-    return bytes(
-        resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", font_family=FONT, sans_serif_family=FONT)
-    )
+WORKER = [sys.executable, "-m", "courier.render_worker"]
 
 
 def mail_pictures(ruleset: Any, state: Any, viewer: str | None) -> list[MailPicture]:
@@ -38,22 +36,37 @@ def mail_pictures(ruleset: Any, state: Any, viewer: str | None) -> list[MailPict
 
 
 def prerender(ruleset: Any, state: Any, viewers: Iterable[str | None]) -> None:
-    """Render now, in parallel, the pictures these viewers' mail is about to show."""
+    """Draw now, on every core, the pictures these viewers' mail is about to show. Where that fails
+    (no helper process can start), the mail draws them one by one as before."""
     svgs = (p.svg for viewer in viewers for p in _pictures(ruleset, state, viewer))
     todo = [svg for svg in dict.fromkeys(svgs) if svg not in _rendered]
-    pool = _pool() if len(todo) > 1 else None
-    if pool is None:
-        return  # rendered one by one as the mail is written
-    for svg, png in zip(todo, pool.map(render_png, todo), strict=True):
-        _remember(svg, png)
+    helpers = min(_cores(), len(todo))
+    if helpers < 2:
+        return
+    batches = [todo[i::helpers] for i in range(helpers)]
+    with ThreadPoolExecutor(helpers) as threads:  # each thread only waits on its helper's pipes
+        for batch, pngs in zip(batches, threads.map(_render_elsewhere, batches), strict=True):
+            for svg, png in zip(batch, pngs, strict=False):
+                _remember(svg, png)
 
 
-def close_pool() -> None:
-    """End the worker processes (at the end of a tick)."""
-    global _workers
-    if _workers is not None:
-        _workers.shutdown()
-        _workers = None
+def _render_elsewhere(svgs: Sequence[str]) -> list[bytes]:
+    try:
+        done = subprocess.run(
+            WORKER,
+            input=pack([s.encode("utf-8") for s in svgs]),
+            capture_output=True,
+            check=True,
+            timeout=300,
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        log.warning("drawing maps in a helper process failed (%s); drawing them here", e)
+        return []
+    return list(unpack(done.stdout))
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _pictures(ruleset: Any, state: Any, viewer: str | None) -> list[Picture]:
@@ -61,7 +74,6 @@ def _pictures(ruleset: Any, state: Any, viewer: str | None) -> list[Picture]:
 
 
 _rendered: OrderedDict[str, bytes] = OrderedDict()
-_workers: ProcessPoolExecutor | None = None
 
 
 def _png(svg: str) -> bytes:
@@ -76,17 +88,3 @@ def _remember(svg: str, png: bytes) -> bytes:
     while len(_rendered) > KEPT:
         _rendered.popitem(last=False)
     return png
-
-
-def _pool() -> ProcessPoolExecutor | None:
-    """Worker processes forked from this one, or None where that is unsafe or gains nothing: one
-    core, no fork (macOS, Windows), or other threads running (a fork copies their locks held)."""
-    global _workers
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    if threading.active_count() > 1:
-        return None
-    if _workers is None:
-        _workers = ProcessPoolExecutor(max_workers=cores, mp_context=multiprocessing.get_context("fork"))
-    return _workers

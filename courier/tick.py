@@ -29,7 +29,6 @@ from courier.mails import Mailer
 from courier.mailtext import raw_message_id
 from courier.newcomers import admit_newcomers
 from courier.outage import check_clock, outage_guard
-from courier.pictures import close_pool
 from courier.publish import publish_game
 from courier.quarantine import quarantined, settle_failures
 from courier.remind import send_reminders
@@ -91,7 +90,6 @@ def run_tick(
         try:
             _steps(tick, send=send)
         finally:
-            close_pool()
             inbox.close()
             transport.close()
             journal.close()

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import threading
+import sys
 from collections import OrderedDict
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -33,21 +32,22 @@ def test_svg_renders_to_png() -> None:
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 100
 
 
-def report(key: str) -> bytes:
-    ctx = ReportContext(
-        mail=MailContext(
-            game_id="g",
-            game_title="Game",
-            phase_label="Turn 1",
-            recipient_name="Red",
-            recipient_email="red@x.test",
-        ),
-        public_lines=["Red won E3."],
+def _context(*lines: str) -> ReportContext:
+    mail = MailContext(
+        game_id="g",
+        game_title="Game",
+        phase_label="Turn 1",
+        recipient_name="Red",
+        recipient_email="red@x.test",
     )
+    return ReportContext(mail=mail, public_lines=list(lines))
+
+
+def report(key: str) -> bytes:
     message = compose(
         make_environment(),
         "report",
-        ctx,
+        _context("Red won E3."),
         sender="c@x.test",
         reply_to=None,
         to="red@x.test",
@@ -89,16 +89,7 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
     pictures = [
         MailPicture(p.name, p.title, render_png(p.svg), p.svg) for p in (big, *Drawn().pictures(0, "Red"))
     ]
-    ctx = ReportContext(
-        mail=MailContext(
-            game_id="g",
-            game_title="Game",
-            phase_label="Turn 1",
-            recipient_name="Red",
-            recipient_email="r@x.test",
-        ),
-        public_lines=["Red won E3.", "a line\r\nwith a CR"],
-    )
+    ctx = _context("Red won E3.", "a line\r\nwith a CR")
     arguments: dict[str, Any] = dict(
         sender="c@x.test",
         reply_to=None,
@@ -191,25 +182,22 @@ class ManyViews:
         return [Picture("map", "Map", SVG.replace("A5", f"A5 {viewer}"))]
 
 
-@pytest.mark.parametrize("threads", [1, 3])
-def test_a_rounds_views_are_rendered_on_every_core_and_read_the_same(
-    monkeypatch: pytest.MonkeyPatch, threads: int
+@pytest.mark.parametrize("helper", ["courier.render_worker", "no.such.module"])
+def test_a_rounds_views_are_drawn_by_helper_processes_and_read_the_same(
+    monkeypatch: pytest.MonkeyPatch, helper: str
 ) -> None:
-    """Worker processes render the round's views at once; a process running other threads renders
-    them one by one (forking it would copy their held locks). The pictures are the same either way."""
+    """Helper processes draw the round's views at once; if they cannot, the mail draws them itself.
+    The pictures are the same either way."""
     from courier import pictures
 
-    monkeypatch.setattr(threading, "active_count", lambda: threads)
+    monkeypatch.setattr(pictures, "WORKER", [sys.executable, "-m", helper])
     monkeypatch.setattr(pictures, "_rendered", OrderedDict())
+    monkeypatch.setattr(pictures, "_cores", lambda: 2)
     viewers = ["Red", "Green", "Blue", None]
-    try:
-        pictures.prerender(ManyViews(), None, viewers)
-        forked = pictures._workers is not None
-    finally:
-        pictures.close_pool()
 
-    assert forked == (threads == 1 and len(os.sched_getaffinity(0)) > 1)
-    assert len(pictures._rendered) == (4 if forked else 0)
+    pictures.prerender(ManyViews(), None, viewers)
+
+    assert len(pictures._rendered) == (4 if helper == "courier.render_worker" else 0)
     for viewer in viewers:
         (mailed,) = mail_pictures(ManyViews(), None, viewer)
         assert mailed.png == render_png(mailed.svg)

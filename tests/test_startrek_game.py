@@ -111,6 +111,7 @@ def sketchy_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Long games skip the PNG rendering (a quarter second a map, eight maps a turn): the maps are
     still drawn and attached; test_startrek_pictures renders them for real."""
     monkeypatch.setattr("courier.pictures.render_png", lambda svg: b"\x89PNG not rendered")
+    monkeypatch.setattr("courier.pictures._cores", lambda: 1)  # no helper processes either
 
 
 @pytest.mark.usefixtures("sketchy_pictures")
