@@ -1,14 +1,15 @@
 """A helper process that draws PNGs for the tick (``python -m courier.render_worker``).
 
-It reads SVGs from stdin and writes their PNGs to stdout, each as a 4-byte big-endian length and the
-bytes, then exits. A separate process, not a fork: it holds none of the tick's files (the tick's lock
-included), and if the tick is killed its pipes close and it ends too."""
+It reads SVGs from stdin and writes each one's PNG to stdout as soon as it is drawn, each item a
+4-byte big-endian length and the bytes; it ends at the end of its input. A separate process, not a
+fork: it holds none of the tick's files (the tick's lock included), and if the tick is killed its
+pipes close and it ends too."""
 
 from __future__ import annotations
 
 import struct
 import sys
-from collections.abc import Iterator
+from typing import IO
 
 import resvg_py
 
@@ -22,21 +23,24 @@ def render_png(svg: str) -> bytes:
     )
 
 
-def pack(items: list[bytes]) -> bytes:
-    return b"".join(LENGTH.pack(len(item)) + item for item in items)
+def write_item(stream: IO[bytes], item: bytes) -> None:
+    stream.write(LENGTH.pack(len(item)) + item)
+    stream.flush()
 
 
-def unpack(data: bytes) -> Iterator[bytes]:
-    at = 0
-    while at < len(data):
-        (size,) = LENGTH.unpack_from(data, at)
-        yield data[at + LENGTH.size : at + LENGTH.size + size]
-        at += LENGTH.size + size
+def read_item(stream: IO[bytes]) -> bytes | None:
+    """The next item, or None at the end of the stream (a short read is an end too)."""
+    head = stream.read(LENGTH.size)
+    if len(head) < LENGTH.size:
+        return None
+    (size,) = LENGTH.unpack(head)
+    item = stream.read(size)
+    return item if len(item) == size else None
 
 
 def main() -> None:
-    svgs = [item.decode("utf-8") for item in unpack(sys.stdin.buffer.read())]
-    sys.stdout.buffer.write(pack([render_png(svg) for svg in svgs]))
+    while (svg := read_item(sys.stdin.buffer)) is not None:
+        write_item(sys.stdout.buffer, render_png(svg.decode("utf-8")))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
 from courier.outage import add_history_note
-from courier.pictures import prerender
+from courier.pictures import map_svgs, predraw
 from courier.players import absent_players, away_deadline
 from courier.render import render_event
 from courier.seats import silent_seat
@@ -108,6 +108,37 @@ def report_recipients(
     return [p for p in everyone if p.name in concerned]
 
 
+def predraw_due(tick: Tick) -> None:
+    """Before any round is resolved, hand helper processes every map this tick's rounds will mail
+    (pictures.py), so they draw while the tick writes mail. Each due round is resolved here in
+    advance, which is only a forecast: nothing is written, and the round itself, resolved again
+    the same way (its randomness is seeded), meets and reports any problem."""
+    svgs: list[str] = []
+    for game_id, loaded in tick.games.items():
+        if game_id not in tick.failed_games:
+            try:
+                svgs += _maps_of_due_round(tick, loaded)
+            except Exception:
+                log.debug("no forecast of %s's maps", game_id, exc_info=True)
+    predraw(svgs)
+
+
+def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:
+    view = tick.view(loaded.config.id)
+    if view is None or view.row.finished or _due_at(tick, loaded, view) is None:
+        return []
+    ruleset, row, state = loaded.config.ruleset, view.row, view.state
+    submissions = final_submissions(tick, loaded, view)
+    resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
+    outcome = ruleset.outcome(resolution.state)
+    recipients = report_recipients(loaded.config, row, resolution.state, resolution.events, outcome)
+    return map_svgs(ruleset, resolution.state, _viewers(recipients))
+
+
+def _viewers(recipients: Sequence[Player]) -> list[str | None]:
+    return [*(p.name for p in recipients), None]  # None: the organiser's unfogged map
+
+
 def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetime) -> None:
     config = loaded.config
     ruleset, row, state = config.ruleset, view.row, view.state
@@ -132,7 +163,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         finished=outcome is not None,
     )
     recipients = report_recipients(config, row, resolution.state, resolution.events, outcome)
-    prerender(ruleset, resolution.state, [*(p.name for p in recipients), None])  # None: the organiser
+    predraw(map_svgs(ruleset, resolution.state, _viewers(recipients)))  # a round the tick did not foresee
     mails = [
         (
             player,

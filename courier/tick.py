@@ -29,10 +29,11 @@ from courier.mails import Mailer
 from courier.mailtext import raw_message_id
 from courier.newcomers import admit_newcomers
 from courier.outage import check_clock, outage_guard
+from courier.pictures import end_drawing
 from courier.publish import publish_game
 from courier.quarantine import quarantined, settle_failures
 from courier.remind import send_reminders
-from courier.rounds import resolve_due
+from courier.rounds import predraw_due, resolve_due
 from courier.send import drain_outbox
 from courier.settings_changed import tell_changes
 from engine.core import rng_for
@@ -90,6 +91,7 @@ def run_tick(
         try:
             _steps(tick, send=send)
         finally:
+            end_drawing()
             inbox.close()
             transport.close()
             journal.close()
@@ -111,6 +113,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     outage = outage_guard(tick)  # before reading orders: lateness is judged by the moved deadline
     interpret_inputs(tick, before_deadlines=True)
     if not outage:  # after an outage, deadlines move instead of rounds resolving
+        predraw_due(tick)
         _each_game(tick, resolve_due)
     interpret_inputs(tick, before_deadlines=False)
     _each_game(tick, send_reminders)

@@ -183,21 +183,26 @@ class ManyViews:
 
 
 @pytest.mark.parametrize("helper", ["courier.render_worker", "no.such.module"])
-def test_a_rounds_views_are_drawn_by_helper_processes_and_read_the_same(
-    monkeypatch: pytest.MonkeyPatch, helper: str
+def test_maps_are_drawn_ahead_by_helper_processes_and_read_the_same(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, helper: str
 ) -> None:
-    """Helper processes draw the round's views at once; if they cannot, the mail draws them itself.
-    The pictures are the same either way."""
+    """Helper processes draw a tick's maps ahead of its mail; a helper that fails leaves the mail to
+    draw its maps itself. The pictures are the same either way, and no helper outlives the tick."""
     from courier import pictures
 
     monkeypatch.setattr(pictures, "WORKER", [sys.executable, "-m", helper])
     monkeypatch.setattr(pictures, "_rendered", OrderedDict())
     monkeypatch.setattr(pictures, "_cores", lambda: 2)
-    viewers = ["Red", "Green", "Blue", None]
+    viewers: list[str | None] = ["Red", "Green", "Blue", None]
+    try:
+        pictures.predraw(pictures.map_svgs(ManyViews(), None, viewers))
+        assert len(pictures._pending) == 4
+        mailed = [mail_pictures(ManyViews(), None, viewer)[0] for viewer in viewers]
+    finally:
+        helpers = list(pictures._helpers)
+        pictures.end_drawing()
 
-    pictures.prerender(ManyViews(), None, viewers)
-
-    assert len(pictures._rendered) == (4 if helper == "courier.render_worker" else 0)
-    for viewer in viewers:
-        (mailed,) = mail_pictures(ManyViews(), None, viewer)
-        assert mailed.png == render_png(mailed.svg)
+    assert [m.png for m in mailed] == [render_png(m.svg) for m in mailed]
+    assert ("did not draw a map" in caplog.text) == (helper == "no.such.module")
+    assert len(helpers) == 2 and all(h.returncode is not None for h in helpers)
+    assert not pictures._pending
