@@ -34,6 +34,7 @@ __all__ = [
     "QuietRounds",
     "Resolution",
     "Ruleset",
+    "SilentInTurn",
     "Standing",
     "Submission",
     "event_to_json",
