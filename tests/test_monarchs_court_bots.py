@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from datetime import UTC, datetime
+from pathlib import Path
 
+from courier.replay import replay_game
 from engine.bots import bot_submission, bot_text
 from engine.core import Submission, rng_for, settle_silent
 from engine.monarchs import MONARCHS, NATIONS, MonarchsState
 from engine.monarchs._court import Court, Courtier, Delivery
+from tests.conftest import Table, text_of
 
 KINGS = {"Rex": "red", "Gil": "green", "Bly": "blue"}
 COURTIERS = {f"{n[0].upper()}{i}": n for n in NATIONS for i in range(1, 6)}
@@ -224,3 +228,45 @@ def test_a_court_of_bots_plays_a_whole_game_in_orders_the_game_reads() -> None:
         state = after
     assert moved
     assert isinstance(state.court, Court) and all(state.court.record[n] for n in NATIONS)
+
+
+CONFIG = {
+    "game": "monarchs",
+    "mode": "court",
+    "turns": "2",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "none",
+}
+
+
+def addr(name: str) -> str:
+    return f"{name.lower()}@players.test"
+
+
+def test_orders_handed_by_mail_reach_the_carrier_alone_at_once(tmp_path: Path) -> None:
+    t = Table(tmp_path, CONFIG, [{"name": p, "email": addr(p), "role": ROLES[p]} for p in PLAYERS])
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    before = {p: len(t.sent(addr(p))) for p in PLAYERS}
+    t.mail(addr("Rex"), "carrier R1\nmap to R2\nhand 5 A5 C5\nhand boost C5")
+    t.tick(datetime(2026, 12, 1, 9, tzinfo=UTC))
+    got = {p: t.sent(addr(p))[before[p] :] for p in PLAYERS}
+    assert {p for p, mails in got.items() if mails} == {"Rex", "R1"}  # the receipt, and the notice
+    notice = text_of(got["R1"][0])
+    assert "Red's monarch names you, R1, its carrier for turn 1" in notice
+    assert "hands you these orders through Courier: 5 A5 C5; boost C5" in notice
+    assert "Handed so far: 5 A5 C5; boost C5." in text_of(got["Rex"][0])
+    t.mail(addr("R1"), "5 A5 C5\nboost C5")
+    t.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    journal = t.journal()
+    try:
+        (played,) = journal.rounds("truce-1")
+        checked, problems = replay_game(journal, "truce-1")
+    finally:
+        journal.close()
+    assert played["state_after"]["map"]["C5"] == {"owner": "red", "regiments": 5}
+    assert played["state_after"]["court"]["record"]["red"] == [
+        {"turn": 1, "carrier": "R1", "delivered": True, "faithful": True}
+    ]
+    assert (checked, problems) == (1, [])

@@ -12,7 +12,7 @@ from dataclasses import replace
 from engine.core import Event, LineError, Submission, fold, match_name
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court, Delivery
-from engine.monarchs._events import CarrierReported
+from engine.monarchs._events import CarrierReported, OrdersHanded
 from engine.monarchs._state import MonarchsState
 from engine.monarchs._text import is_blank, orders_submission, read_orders
 
@@ -89,6 +89,20 @@ def _eligible(
 def handed_of(submission: Submission) -> tuple[str, ...]:
     """The orders a monarch's mail hands its carrier (canonical lines), if any."""
     return tuple(line.removeprefix(HAND) for line in submission.orders if line.startswith(HAND))
+
+
+def handed_over(state: MonarchsState, court: Court, nation: str, *, before: Court) -> list[Event]:
+    """The carrier's notice of the orders handed to it, when the mail handed new ones or named a
+    new carrier for those handed before."""
+    carrier, handed = court.carrier.get(nation), court.handed.get(nation, ())
+    unchanged = before.carrier.get(nation) == carrier and before.handed.get(nation, ()) == handed
+    if carrier is None or not handed or unchanged:
+        return []
+    return [
+        OrdersHanded(
+            audience=frozenset({carrier}), nation=nation, turn=state.turn, carrier=carrier, orders=handed
+        )
+    ]
 
 
 def choices_of(submission: Submission) -> dict[str, str]:

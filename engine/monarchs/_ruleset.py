@@ -21,6 +21,7 @@ from engine.monarchs._courtplay import (
     deliveries,
     guesses_from,
     handed_of,
+    handed_over,
     map_recipients,
     parse_choices,
     parse_delivery,
@@ -142,15 +143,17 @@ class Monarchs(Game):
         self, state: MonarchsState, submission: Submission
     ) -> tuple[MonarchsState, tuple[Event, ...]]:
         """In court mode a monarch's choice of carrier and map recipient is recorded on receipt:
-        from then on only that carrier's mail counts (see ``parse``)."""
+        from then on only that carrier's mail counts (see ``parse``). Orders it hands through
+        Courier go to the carrier at once, privately (a new carrier is handed them too)."""
         court, nation = state.court, state.nation_of(submission.player)
         if court is None or nation is None or _guessing(state):
             return state, ()
         chosen = choices_of(submission)
-        court = court.named(
+        named = court.named(
             nation, carrier=chosen.get("carrier "), map_to=chosen.get("map to "), handed=handed_of(submission)
         )
-        return dataclasses.replace(state, court=court), ()
+        after = dataclasses.replace(state, court=named)
+        return after, tuple(handed_over(after, named, nation, before=court))
 
     def silent_order(self, state: MonarchsState, players: frozenset[str]) -> list[str]:
         """Silent seats act monarchs first: a bot monarch's choices (its carrier, the orders it hands)
