@@ -1,6 +1,8 @@
 """Court mode by mail: each turn the monarch names, privately, its carrier (``carrier NAME``) and
-who receives the next map (``map to NAME``); only the carrier's mail counts as the nation's orders,
-whatever it says. After the last turn's orders each monarch names the traitors it suspects."""
+who receives the next map (``map to NAME``), and may hand the carrier its orders through Courier
+(``hand 5 A5 C5``, told to the carrier alone); only the carrier's mail counts as the nation's orders,
+whatever it says. Each monarch's record notes its carriers' deliveries as it can know them. After
+the last turn's orders each monarch names the traitors it suspects."""
 
 from __future__ import annotations
 
