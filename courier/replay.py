@@ -8,14 +8,13 @@ difference means the engine is not a pure function of the journal, which is a bu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from courier.journal import GameRow, Journal
 from courier.seats import played_by_bot, silent_seat
 from engine import find_ruleset
-from engine.core import Submission, event_to_json, rng_for
+from engine.core import Submission, event_to_json, rng_for, settle_silent
 
 
 @dataclass(frozen=True)
@@ -39,10 +38,7 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
         state = _receive(ruleset, state, row, key, journal, problems)
         _same(problems, key, "state before resolution", ruleset.to_json(state), record["state_before"])
         submissions = {p: Submission.from_json(s) for p, s in record["submissions"].items()}
-        for player, recorded in _defaults(journal, game_id, key, submissions):
-            bot = played_by_bot(recorded)
-            again = silent_seat(ruleset, state, player, seed=row.seed, phase_key=key, bot=bot)
-            _same(problems, key, f"default for {player}", again.to_json(), recorded.to_json())
+        state = _silent_seats(ruleset, state, row, key, submissions, journal, problems)
         resolution = ruleset.resolve(state, submissions, rng_for(row.seed, key, "resolve"))
         _same(problems, key, "events", [event_to_json(e) for e in resolution.events], record["events"])
         _same(problems, key, "state after", ruleset.to_json(resolution.state), record["state_after"])
@@ -71,13 +67,32 @@ def _receive(
     return state
 
 
-def _defaults(
-    journal: Journal, game_id: str, key: str, submissions: dict[str, Submission]
-) -> Iterator[tuple[str, Submission]]:
-    wrote = journal.standing(game_id, key).keys()
-    for player, submission in submissions.items():
+def _silent_seats(
+    ruleset: Any,
+    state: Any,
+    row: GameRow,
+    key: str,
+    submissions: dict[str, Submission],
+    journal: Journal,
+    problems: list[Mismatch],
+) -> Any:
+    """Make the silent seats' orders again, as the tick made them (in turn, where the game has them
+    act on receipt), check each against the journal, and return the state resolution starts from."""
+    wrote = journal.standing(row.id, key).keys()
+
+    def again(state: Any, player: str) -> Submission:
+        recorded = submissions.get(player)
+        bot = recorded is not None and played_by_bot(recorded)
+        return silent_seat(ruleset, state, player, seed=row.seed, phase_key=key, bot=bot)
+
+    written = {p: s for p, s in submissions.items() if p in wrote}
+    state, made = settle_silent(ruleset, state, written, again)
+    for player in sorted(made.keys() | submissions.keys()):
         if player not in wrote:
-            yield player, submission
+            got = made[player].to_json() if player in made else None
+            recorded = submissions[player].to_json() if player in submissions else None
+            _same(problems, key, f"default for {player}", got, recorded)
+    return state
 
 
 def _check_current(

@@ -30,6 +30,7 @@ from engine.core import (
     Submission,
     event_to_json,
     rng_for,
+    settle_silent,
     writers_of,
 )
 
@@ -71,22 +72,22 @@ def _due_at(tick: Tick, loaded: LoadedGame, view: GameView) -> datetime | None:
     return tick.now if schedule.early_due(last, tick.now) else None
 
 
-def final_submissions(tick: Tick, loaded: LoadedGame, view: GameView) -> dict[str, Submission]:
-    """Each awaited player's standing orders, or the ruleset's default for the silent; and the
-    standing orders of any-time writers who wrote."""
+def final_submissions(tick: Tick, loaded: LoadedGame, view: GameView) -> tuple[Any, dict[str, Submission]]:
+    """Each awaited player's standing orders, or the ruleset's default (or bot) for the silent; and
+    the standing orders of any-time writers who wrote. Returns them with the state resolution starts
+    from: where the game has silent seats act in turn (``SilentInTurn``), their orders applied."""
     ruleset, row, state = loaded.config.ruleset, view.row, view.state
     standing = tick.journal.standing(row.id, row.phase_key)
-    awaited = ruleset.awaiting(state)
-    submissions: dict[str, Submission] = {}
-    for player in sorted(awaited | (writers_of(ruleset, state) & standing.keys())):
-        if player in standing and player not in kicked(row):  # a seat that left plays the default
-            submissions[player] = Submission.from_json(standing[player][0])
-        else:
-            bot = loaded.config.bot_plays(player)
-            submissions[player] = silent_seat(
-                ruleset, state, player, seed=row.seed, phase_key=row.phase_key, bot=bot
-            )
-    return submissions
+
+    def silent(state: Any, player: str) -> Submission:
+        bot = loaded.config.bot_plays(player)
+        return silent_seat(ruleset, state, player, seed=row.seed, phase_key=row.phase_key, bot=bot)
+
+    written = {
+        player: silent(state, player) if player in kicked(row) else Submission.from_json(standing[player][0])
+        for player in sorted(writers_of(ruleset, state) & standing.keys())
+    }  # a seat that left plays the default, even where it wrote
+    return settle_silent(ruleset, state, written, silent)
 
 
 def report_recipients(
@@ -143,9 +144,9 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
     config = loaded.config
     ruleset, row, state = config.ruleset, view.row, view.state
     prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
-    submissions = final_submissions(tick, loaded, view)
+    settled, submissions = final_submissions(tick, loaded, view)
     resolved_label = ruleset.phase(state).label
-    resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
+    resolution = ruleset.resolve(settled, submissions, rng_for(row.seed, row.phase_key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import find_ruleset
 from engine.bots import bot_submission
-from engine.core import Event, rng_for
+from engine.core import Event, Submission, rng_for, settle_silent
 
 MAX_PHASES = 600  # a game still going after this many phases is counted as unfinished
 UNITS = {"truce": "rounds", "talossa": "steps", "monarchs": "turns"}
@@ -65,12 +65,11 @@ def play_game(task: Task) -> GameRecord:
     phases = 0
     while ruleset.outcome(state) is None and phases < task.max_phases:
         key = ruleset.phase(state).key
-        submissions = {}
-        for player in sorted(ruleset.awaiting(state)):
-            submissions[player] = bot_submission(
-                ruleset, state, player, rng_for(seed, key, "default", player)
-            )
-            state, _ = ruleset.immediate(state, submissions[player])
+
+        def bot(state: Any, player: str, key: str = key) -> Submission:
+            return bot_submission(ruleset, state, player, rng_for(seed, key, "default", player))
+
+        state, submissions = settle_silent(ruleset, state, {}, bot)  # as the tick settles bot seats
         resolution = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
         collect(ruleset.name, resolution.events, samples)
         state = resolution.state

@@ -12,7 +12,7 @@ import difflib
 import functools
 import random
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -34,6 +34,7 @@ __all__ = [
     "QuietRounds",
     "Resolution",
     "Ruleset",
+    "SilentInTurn",
     "Standing",
     "Submission",
     "event_to_json",
@@ -41,6 +42,7 @@ __all__ = [
     "match_name",
     "play_phase",
     "rng_for",
+    "settle_silent",
     "visible_to",
 ]
 
@@ -291,6 +293,19 @@ class Amendable(Protocol):
     def amend(self, state: Any, option: str, value: Any) -> Any: ...
 
 
+@runtime_checkable
+class SilentInTurn(Protocol):
+    """Optional: seats that sent nothing act in turn, as a person's mail does on receipt. The shell
+    settles them one at a time, the first of ``silent_order`` each time: that seat's default or bot
+    orders are applied through ``immediate`` before the next seat decides, and ``awaiting`` is asked
+    again (Monarchs' court: a bot monarch names its carrier and hands it its orders, then the
+    carrier's bot delivers them). Without the hook every silent seat decides from the state the
+    mail left, and nothing it says takes effect before resolution (Talossa's drawn plans keep their
+    place after the written ones)."""
+
+    def silent_order(self, state: Any, players: frozenset[str]) -> Sequence[str]: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Amendable,
     Illustrated,
@@ -305,6 +320,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     AnyTimeOrders,
     QuietRounds,
     Standing,
+    SilentInTurn,
 )
 
 
@@ -385,16 +401,41 @@ def play_phase(
     then the phase resolved; every roll seeded as the shell seeds it, so the same seed and texts give
     the shell's result. Texts from players who may not write in the phase are left out."""
     key = ruleset.phase(state).key
-    awaited = ruleset.awaiting(state)
     writers = writers_of(ruleset, state)
     submissions: dict[str, Submission] = {}
     for player, text in texts.items():
         if player in writers:
             submissions[player] = ruleset.parse(state, player, text)
             state, _ = ruleset.immediate(state, submissions[player])
-    for player in sorted(awaited - set(submissions)):
-        submissions[player] = ruleset.default(state, player, rng_for(seed, key, "default", player))
+
+    def default(state: Any, player: str) -> Submission:
+        return ruleset.default(state, player, rng_for(seed, key, "default", player))
+
+    state, submissions = settle_silent(ruleset, state, submissions, default)
     return submissions, ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
+
+
+def settle_silent(
+    ruleset: Ruleset,
+    state: Any,
+    written: Mapping[str, Submission],
+    silent: Callable[[Any, str], Submission],
+) -> tuple[Any, dict[str, Submission]]:
+    """Every awaited seat without orders in ``written`` gets ``silent(state, player)`` (the default,
+    or the bot's orders). A ``SilentInTurn`` game has them act one at a time in its order, each
+    applied on ``immediate`` as a mail would be, asking again who is awaited; any other game has
+    them all decide from the same state. Returns the state resolution starts from, and every
+    submission."""
+    submissions = dict(written)
+    if not isinstance(ruleset, SilentInTurn):
+        for player in sorted(ruleset.awaiting(state) - submissions.keys()):
+            submissions[player] = silent(state, player)
+        return state, submissions
+    while left := frozenset(ruleset.awaiting(state) - submissions.keys()):
+        player = ruleset.silent_order(state, left)[0]
+        submissions[player] = silent(state, player)
+        state, _ = ruleset.immediate(state, submissions[player])
+    return state, submissions
 
 
 # --- names as players type them -------------------------------------------------------------

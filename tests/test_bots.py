@@ -12,7 +12,7 @@ import pytest
 
 from engine import find_ruleset
 from engine.bots import BOT_NOTE, bot_submission, bot_text
-from engine.core import rng_for
+from engine.core import Submission, rng_for, settle_silent
 from engine.diplomacy import Unit
 from engine.monarchs._state import MonarchsState
 from engine.startrek import MAP, StarTrekState, visible_systems
@@ -23,6 +23,7 @@ GAMES = [
     ("startrek", 7, {"fog_of_war": True}),
     ("talossa", 4, {}),
     ("monarchs", 3, {}),
+    ("monarchs", 18, {"mode": "court"}),
     ("veneer", 5, {}),
 ]
 
@@ -39,13 +40,14 @@ def advance(ruleset: Any, state: Any, seed: str, phases: int) -> Any:
         if ruleset.outcome(state) is not None:
             break
         key = ruleset.phase(state).key
-        submissions = {}
-        for player in sorted(ruleset.awaiting(state)):
+
+        def bot(state: Any, player: str, key: str = key) -> Submission:
             submission = bot_submission(ruleset, state, player, rng_for(seed, key, "default", player))
             assert submission.errors == (), (key, player, submission.errors)
             assert BOT_NOTE in submission.notes
-            submissions[player] = submission
-            state, _ = ruleset.immediate(state, submission)
+            return submission
+
+        state, submissions = settle_silent(ruleset, state, {}, bot)  # as the tick settles bot seats
         state = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve")).state
     return state
 

@@ -193,3 +193,49 @@ def test_a_player_who_vanished_is_replaced_by_the_bot_mid_game(tmp_path: Path) -
     assert second["submissions"]["Barney"]["orders"] != ["pass"]
     assert "Barney (bot)" in str(ledger(tmp_path))
     assert replayed(t) == (2, [])
+
+
+COURT = {
+    "game": "monarchs",
+    "mode": "court",
+    "turns": "4",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "none",
+    "absent": "bot",
+}
+
+
+def test_an_all_bot_court_moves_regiments_ends_with_guesses_and_replays(tmp_path: Path) -> None:
+    """Eighteen seats nobody writes from: each turn the bot monarchs name carriers and hand them
+    orders before the carriers' bots deliver (within one deadline), regiments move, the monarchs
+    guess, and replay makes every bot's orders again."""
+    roles = {
+        **{f"King{n[0].upper()}": n for n in ("red", "green", "blue")},
+        **{f"Court{i:02}": f"{('red', 'green', 'blue')[i // 5]} courtier" for i in range(15)},
+    }
+    t = Table(tmp_path, COURT, [{**r, "role": roles[r["name"]]} for r in rows(list(roles))])
+    t.tick(at(0, 8, 5))
+    for day in range(5):  # four turns and the guesses
+        t.tick(at(day, 20, 5))
+    journal = t.journal()
+    try:
+        row, rounds = journal.game("truce-1"), journal.rounds("truce-1")
+    finally:
+        journal.close()
+    assert row is not None and row.finished and len(rounds) == 5
+    first = rounds[0]
+    carriers = {p for p, s in first["submissions"].items() if s["orders"] and p.startswith("Court")}
+    assert len(carriers) == 3  # one carrier a nation delivered, the same night it was named
+    assert all(BOT_NOTE in first["submissions"][p]["notes"] for p in carriers)
+    assert first["state_after"]["map"] != first["state_before"]["map"]  # regiments moved
+    assert first["state_before"]["court"].get("carrier", {}) == {}  # named by bots at the deadline
+    guesses = [e for e in rounds[-1]["events"] if e["event"] == "GuessesMade"]
+    assert len(guesses) == 3
+    named = {c for e in guesses for c in e["guesses"]}
+    dealt = {c["name"]: c for c in rounds[-1]["state_after"]["court"]["courtiers"]}
+    assert named and all(dealt[c]["serves"] != dealt[c]["loyal_to"] for c in named)  # caught spies only
+    over = text_of(next(m for m in t.sent("kingr@players.test") if m["X-Courier-Kind"] == "game_over"))
+    assert over.count("named as traitors:") == 3
+    assert replayed(t) == (5, [])

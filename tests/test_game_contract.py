@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import RULESETS, Ruleset
-from engine.core import OPTIONAL_HOOKS, Event, play_phase, rng_for
+from engine.core import OPTIONAL_HOOKS, Event, SilentInTurn, play_phase, rng_for, settle_silent
 from engine.reading import Vocabulary
 from tests.conftest import Table
 
@@ -90,6 +90,19 @@ def test_every_hook_a_game_offers_is_declared_in_the_contract(game: str) -> None
     )
     for hook in OPTIONAL_HOOKS:
         assert isinstance(ruleset, hook) == (_members(hook) <= offered)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_silent_seats_act_in_an_order_of_exactly_the_seats_given(game: str) -> None:
+    """A game whose silent seats act in turn (``SilentInTurn``) orders exactly the seats the shell
+    gives it, so settling them ends with every awaited seat answered once."""
+    ruleset, state, _ = _started(game)
+    if not isinstance(ruleset, SilentInTurn):
+        return
+    seats = frozenset(ruleset.awaiting(state))
+    assert sorted(ruleset.silent_order(state, seats)) == sorted(seats)
+    _, settled = settle_silent(ruleset, state, {}, lambda s, p: ruleset.default(s, p, random.Random(p)))
+    assert set(settled) == set(ruleset.awaiting(state))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -66,7 +66,7 @@ def test_the_monarch_chooses_among_the_eligible_and_a_refusal_names_the_right_co
     _, wrong = receive(state, "Rex", "5 A5 C5\ncarrier R9")
     assert [e.reason for e in wrong.errors] == [
         "in court mode your orders reach Courier only in your carrier's mail: name it with “carrier NAME” "
-        "and hand it your orders",
+        "and hand it your orders (yourself, or through Courier: “hand 5 A5 C5”, one a line)",
         "no courtier of Red is called that",
     ]
     state, _ = receive(state, "Rex", "carrier R1\nmap to R2")

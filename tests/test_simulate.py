@@ -3,6 +3,7 @@ the seed (not on --jobs), no progress bar when stderr is not a terminal, each ga
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,24 @@ def test_options_reach_the_game_and_monarchs_reports_scores_by_part() -> None:
     assert "loyal courtier" in text and "spy" in text
     assert "Loyal courtier score: mean" in text and "Spy score: mean" in text
     assert all(r.phases == 3 for r in records)  # 2 turns and the guesses
+
+
+def test_court_bots_make_the_court_statistics_move_and_the_seed_fixes_them() -> None:
+    """With nothing moving, a 4-turn court game gives every nation 20 × 5 = 100, every loyal
+    courtier 100 − 18 × 5 = 10 and every spy 2 × 100 − 100 − 19 × 5 = 5: the court bots move
+    regiments, sabotage and guess, so scores spread, and one seed gives one set of statistics."""
+    options = {"mode": "court", "turns": 4}
+    records = simulate("monarchs", games=8, players=18, seed="c", options=options, jobs=1, progress=False)
+    pooled = {
+        name: [v for r in records for v in r.samples.get(name, ())]
+        for name in ("loyal courtier score", "spy score", "nation score")
+    }
+    assert len(pooled["loyal courtier score"]) == 8 * 9 and len(pooled["spy score"]) == 8 * 6
+    assert set(pooled["nation score"]) != {100} and len(set(pooled["nation score"])) > 5
+    assert set(pooled["loyal courtier score"]) != {10} and set(pooled["spy score"]) != {5}
+    assert statistics.pstdev(pooled["spy score"]) > statistics.pstdev(pooled["loyal courtier score"]) > 0
+    again = simulate("monarchs", games=8, players=18, seed="c", options=options, jobs=2, progress=False)
+    assert again == records
 
 
 def test_diplomacy_reports_solo_and_draw_rates_per_power() -> None:

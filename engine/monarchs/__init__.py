@@ -18,6 +18,7 @@ from engine.monarchs._events import (
     LoyaltyDealt,
     LoyaltyRevealed,
     MapShown,
+    OrdersHanded,
     TurnResolved,
     TurnScored,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "MonarchsState",
     "Move",
     "Orders",
+    "OrdersHanded",
     "Position",
     "TurnResolved",
     "TurnResult",

@@ -1,19 +1,36 @@
-"""A simple, sensible monarch for board mode: it keeps on each border hex half as many regiments as
-the strongest enemy next door, takes empty and weakly held hexes with the rest, sends idle regiments
-from the interior towards the border, and boosts its biggest battle. It decides from its nation's
-map only (its hexes and their neighbours, as its order form shows them).
+"""Bots for the Game of Monarchs. Each decides from its own player's view only.
 
-In court mode a spy who may deliver delivers `hold` (sabotage); loyal courtiers stay silent (the
-map holder may not deliver, and what passes between people is theirs); monarchs guess nothing."""
+Board mode, and a monarch's orders in court mode: keep on each border hex half as many regiments as
+the strongest enemy next door, take empty and weakly held hexes with the rest, send idle regiments
+from the interior towards the border, and boost the biggest battle. It reads its nation's map only
+(its hexes and their neighbours, as its order form shows them; in court mode the seed has a courtier
+bring the monarch that map, and the bot takes it as brought).
+
+Court mode, the monarch: each turn it names as carrier, and as its map's recipient, the eligible
+courtier its own record trusts most (fewest unfaithful deliveries, then most faithful ones, then the
+seeded rng), and hands it its orders through Courier (``hand LINE``). Its record holds, per turn,
+whom it named, whether the carrier delivered and whether the delivered orders were those handed
+(``Delivery``; unknown for the last turn). After the last turn it names as traitors the courtiers
+its record caught changing orders, at most two, most often caught first; none without evidence (a
+loyal courtier called disloyal loses half its score). Whom a suspect serves is a seeded coin between
+the two other nations, each given to one suspect (a court holds one spy for each other nation).
+
+Court mode, a courtier: only the carrier writes. A loyal carrier delivers what it was handed (nothing
+handed: silent, leaving the handing to people). A spy carrier twists what it was handed (no boost,
+one regiment fewer on every move, so its attacks fail) always on the last turn, whose outcome the
+monarch sees only after guessing, and otherwise one turn in three (seeded), to avoid being caught;
+handed nothing, it delivers ``hold``."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
-from engine.monarchs._board import distance, home_of, neighbours
-from engine.monarchs._court import Court
+from engine.monarchs._board import NATIONS, distance, home_of, neighbours
+from engine.monarchs._court import Court, Delivery
 from engine.monarchs._state import MonarchsState
+
+SABOTAGE_CHANCE = 1 / 3  # how often a spy carrying before the last turn twists the orders
 
 
 @dataclass(frozen=True)
@@ -31,17 +48,6 @@ class MonarchView:
         return any(h == hex_name for h, _, _ in self.seen)
 
 
-def view_of(state: MonarchsState, player: str) -> MonarchView | CourtierView | None:
-    if state.finished:
-        return None
-    if state.court is not None:
-        return _courtier_view(state, state.court, player)
-    nation = state.nation_of(player)
-    if nation is None:
-        return None
-    return _nation_view(state, nation)
-
-
 def _nation_view(state: MonarchsState, nation: str) -> MonarchView:
     position = state.position
     seen = tuple(
@@ -52,32 +58,134 @@ def _nation_view(state: MonarchsState, nation: str) -> MonarchView:
 
 
 @dataclass(frozen=True)
+class CourtMonarchView:
+    """A monarch in court mode: its nation's map, its courtiers' names (never their loyalties), who
+    may carry this turn, its own record, and whether the guesses are due."""
+
+    board: MonarchView
+    courtiers: tuple[str, ...]
+    eligible: tuple[str, ...]
+    record: tuple[Delivery, ...]
+    guessing: bool
+
+
+def _court_monarch_view(state: MonarchsState, court: Court, nation: str) -> CourtMonarchView:
+    return CourtMonarchView(
+        board=_nation_view(state, nation),
+        courtiers=tuple(c.name for c in court.of(nation)),
+        eligible=tuple(court.eligible(nation)),
+        record=court.record.get(nation, ()),
+        guessing=bool(court.pending),
+    )
+
+
+@dataclass(frozen=True)
 class CourtierView:
-    """A courtier's own knowledge, as its order form shows it: its loyalty and whether it may
-    deliver this turn."""
+    """A courtier's own knowledge: its loyalty, whether it may deliver this turn, the orders handed
+    to it (only when it carries), and whether this is the last turn (public)."""
 
     loyal: bool
     may_deliver: bool
+    handed: tuple[str, ...] = ()
+    last_turn: bool = False
 
 
 def _courtier_view(state: MonarchsState, court: Court, player: str) -> CourtierView | None:
     courtier = court.courtier(player)
-    if courtier is None or court.pending:  # a monarch, or the guesses: the bot names nobody
+    if courtier is None or court.pending:  # the guesses are the monarchs'
         return None
-    nation = courtier.serves
-    may = court.carrier.get(nation) == player  # only the carrier its monarch named may deliver
-    return CourtierView(courtier.loyal, may)
+    may = court.carrier.get(courtier.serves) == player  # only the carrier its monarch named
+    return CourtierView(courtier.loyal, may, court.handed_to(player), state.last_turn)
 
 
-def bot_orders(view: MonarchView | CourtierView | None, rng: random.Random) -> str:
-    """Board mode: the monarch's orders. Court mode: a spy who may deliver delivers `hold`; a loyal
-    courtier stays silent, since the seed bars the one holding the map from delivering and the
-    orders pass between people; the monarchs' guesses are left to people."""
+View = MonarchView | CourtMonarchView | CourtierView | None
+
+
+def view_of(state: MonarchsState, player: str) -> View:
+    if state.finished:
+        return None
+    court, nation = state.court, state.nation_of(player)
+    if court is None:
+        return None if nation is None else _nation_view(state, nation)
+    if nation is not None:
+        return _court_monarch_view(state, court, nation)
+    return _courtier_view(state, court, player)
+
+
+def bot_orders(view: View, rng: random.Random) -> str:
+    """The order text for the seat whose view this is ("" when it has nothing to say)."""
     if isinstance(view, CourtierView):
-        return "hold" if view.may_deliver and not view.loyal else ""
+        return _delivery(view, rng)
+    if isinstance(view, CourtMonarchView):
+        return _guesses(view, rng) if view.guessing else _court_orders(view, rng)
     if view is None:
         return ""
     return _monarch_orders(view, rng)
+
+
+# --- court mode -------------------------------------------------------------------------------
+
+
+def _court_orders(view: CourtMonarchView, rng: random.Random) -> str:
+    orders = _monarch_orders(view.board, rng).splitlines()
+    carrier = _most_trusted(view, rng)
+    if carrier is None:
+        return ""
+    return "\n".join([f"carrier {carrier}", f"map to {carrier}", *(f"hand {line}" for line in orders)])
+
+
+def _caught(record: tuple[Delivery, ...], name: str) -> tuple[int, int]:
+    """(turns ``name`` carried unfaithfully, turns it carried faithfully), by the monarch's record."""
+    carried = [d for d in record if d.carrier == name]
+    return sum(d.faithful is False for d in carried), sum(d.faithful is True for d in carried)
+
+
+def _most_trusted(view: CourtMonarchView, rng: random.Random) -> str | None:
+    ties = {name: rng.random() for name in view.eligible}
+
+    def distrust(name: str) -> tuple[int, int, float]:
+        unfaithful, faithful = _caught(view.record, name)
+        return unfaithful, -faithful, ties[name]
+
+    return min(view.eligible, key=distrust, default=None)
+
+
+def _guesses(view: CourtMonarchView, rng: random.Random) -> str:
+    ties = {name: rng.random() for name in view.courtiers}
+
+    def suspicion(name: str) -> tuple[int, int, float]:
+        unfaithful, faithful = _caught(view.record, name)
+        return -unfaithful, faithful, ties[name]
+
+    suspects = sorted((n for n in view.courtiers if _caught(view.record, n)[0]), key=suspicion)[:2]
+    others = [n for n in NATIONS if n != view.board.nation]
+    rng.shuffle(others)  # a seeded coin: which other nation each suspect serves
+    return "\n".join(f"{name} serves {nation}" for name, nation in zip(suspects, others, strict=False))
+
+
+def _delivery(view: CourtierView, rng: random.Random) -> str:
+    if not view.may_deliver:
+        return ""
+    if view.loyal:
+        return "\n".join(view.handed)
+    if not view.handed:
+        return "hold"
+    roll = rng.random()
+    return _twisted(view.handed) if view.last_turn or roll < SABOTAGE_CHANCE else "\n".join(view.handed)
+
+
+def _twisted(handed: tuple[str, ...]) -> str:
+    """The handed orders sabotaged where it is deniable: no boost, one regiment fewer on each move
+    (a move of one is dropped), so attacks sized to win lose their edge."""
+    lines = []
+    for line in handed:
+        count, _, rest = line.partition(" ")
+        if count.isdigit() and int(count) > 1:
+            lines.append(f"{int(count) - 1} {rest}")
+    return "\n".join(lines) or "hold"
+
+
+# --- the board --------------------------------------------------------------------------------
 
 
 def _monarch_orders(view: MonarchView, rng: random.Random) -> str:

@@ -1,7 +1,9 @@
 """Court mode: five courtiers per nation (three loyal, one spy for each other nation), who carry
 the orders and receive the maps. Each turn the monarch names its carrier and its map's recipient;
 neither may be the one who delivered the nation's previous orders, nor the one who received its
-previous map (the seed's rule against trusting only one or two courtiers)."""
+previous map (the seed's rule against trusting only one or two courtiers). A monarch may hand its
+orders to the carrier through Courier (``handed``: seen by that carrier alone), and keeps a record
+of its carriers (``record``: seen by that monarch alone)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,31 @@ class Courtier:
 
 
 @dataclass(frozen=True)
+class Delivery:
+    """One turn as the monarch knows it: whom it named, whether the carrier delivered (it is told,
+    CarrierReported), and whether what moved is what it handed (it reads that off its map, so
+    never for the last turn, whose outcome comes after the guesses; nor when nothing was handed).
+    Simplified: "faithful" means the delivered lines equal the handed ones."""
+
+    turn: int
+    carrier: str
+    delivered: bool
+    faithful: bool | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "carrier": self.carrier,
+            "delivered": self.delivered,
+            "faithful": self.faithful,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Delivery:
+        return cls(int(data["turn"]), str(data["carrier"]), bool(data["delivered"]), data.get("faithful"))
+
+
+@dataclass(frozen=True)
 class Court:
     courtiers: tuple[Courtier, ...]
     deliverer: Mapping[str, str] = field(default_factory=dict)  # nation → who delivered its last orders
@@ -37,6 +64,8 @@ class Court:
     guesses: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # nation → {courtier: nation}
     carrier: Mapping[str, str] = field(default_factory=dict)  # nation → its carrier named this turn
     map_to: Mapping[str, str] = field(default_factory=dict)  # nation → who receives this turn's map
+    handed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # nation → orders for its carrier
+    record: Mapping[str, tuple[Delivery, ...]] = field(default_factory=dict)  # nation → its monarch's notes
 
     def courtier(self, name: str) -> Courtier | None:
         return next((c for c in self.courtiers if c.name == name), None)
@@ -61,25 +90,42 @@ class Court:
         """The nation whose orders ``courtier`` carries this turn, if its monarch named it."""
         return next((n for n, c in self.carrier.items() if c == courtier), None)
 
-    def named(self, nation: str, *, carrier: str | None, map_to: str | None) -> Court:
-        """The monarch's choices, recorded on receipt; a mail naming only one keeps the other."""
+    def named(
+        self, nation: str, *, carrier: str | None, map_to: str | None, handed: tuple[str, ...] = ()
+    ) -> Court:
+        """The monarch's choices, recorded on receipt; a mail naming only one keeps the other, and
+        one handing no orders keeps those handed before."""
         return replace(
             self,
             carrier={**self.carrier, **({nation: carrier} if carrier else {})},
             map_to={**self.map_to, **({nation: map_to} if map_to else {})},
+            handed={**self.handed, **({nation: handed} if handed else {})},
         )
+
+    def handed_to(self, courtier: str) -> tuple[str, ...]:
+        """The orders handed to ``courtier``, if it carries this turn (nobody else sees them)."""
+        nation = self.carries(courtier)
+        return self.handed.get(nation, ()) if nation else ()
 
     def map_viewers(self, nation: str) -> frozenset[str]:
         holder = self.map_holder.get(nation)
         return frozenset({holder}) if holder else frozenset()
 
-    def after_turn(self, delivered: Mapping[str, str], maps: Mapping[str, str]) -> Court:
+    def after_turn(
+        self, delivered: Mapping[str, str], maps: Mapping[str, str], noted: Mapping[str, Delivery]
+    ) -> Court:
         return replace(
             self,
             deliverer={**self.deliverer, **delivered},
             map_holder={**self.map_holder, **maps},
             carrier={},
             map_to={},
+            handed={},
+            record={
+                n: (*self.record.get(n, ()), *((noted[n],) if n in noted else ()))
+                for n in NATIONS
+                if n in noted or n in self.record
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -93,6 +139,12 @@ class Court:
             "guesses": {n: dict(g) for n, g in self.guesses.items()},
             "carrier": dict(self.carrier),
             "map_to": dict(self.map_to),
+            **({"handed": {n: list(lines) for n, lines in self.handed.items()}} if self.handed else {}),
+            **(
+                {"record": {n: [d.to_json() for d in v] for n, v in self.record.items()}}
+                if self.record
+                else {}
+            ),
         }
 
     @classmethod
@@ -105,6 +157,8 @@ class Court:
             guesses={n: dict(g) for n, g in data.get("guesses", {}).items()},
             carrier=dict(data.get("carrier", {})),
             map_to=dict(data.get("map_to", {})),
+            handed={n: tuple(lines) for n, lines in data.get("handed", {}).items()},
+            record={n: tuple(map(Delivery.from_json, v)) for n, v in data.get("record", {}).items()},
         )
 
 

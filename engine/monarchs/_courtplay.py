@@ -1,17 +1,20 @@
 """Court mode by mail: each turn the monarch names, privately, its carrier (``carrier NAME``) and
-who receives the next map (``map to NAME``); only the carrier's mail counts as the nation's orders,
-whatever it says. After the last turn's orders each monarch names the traitors it suspects."""
+who receives the next map (``map to NAME``), and may hand the carrier its orders through Courier
+(``hand 5 A5 C5``, told to the carrier alone); only the carrier's mail counts as the nation's orders,
+whatever it says. Each monarch's record notes its carriers' deliveries as it can know them. After
+the last turn's orders each monarch names the traitors it suspects."""
 
 from __future__ import annotations
 
 import random
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engine.core import Event, LineError, Submission, fold, match_name
 from engine.monarchs._board import NATIONS
-from engine.monarchs._court import Court
-from engine.monarchs._events import CarrierReported
+from engine.monarchs._court import Court, Delivery
+from engine.monarchs._events import CarrierReported, OrdersHanded
 from engine.monarchs._state import MonarchsState
 from engine.monarchs._text import is_blank, orders_submission, read_orders
 
@@ -25,6 +28,12 @@ _GUESS = re.compile(
     re.IGNORECASE,
 )
 CHOICES = ("carrier ", "map to ")  # the canonical lines of a monarch's choices
+HAND = "hand "  # a monarch's canonical line of orders handed to its carrier through Courier
+_HAND = re.compile(r"^\s*hand\s*:?\s+(.+?)\s*$", re.IGNORECASE)
+NOT_HERE = (
+    "in court mode your orders reach Courier only in your carrier's mail: name it with “carrier NAME” "
+    "and hand it your orders (yourself, or through Courier: “hand 5 A5 C5”, one a line)"
+)
 
 
 def not_carrying(nation: str) -> str:
@@ -33,19 +42,21 @@ def not_carrying(nation: str) -> str:
     return f"you are not carrying {nation.title()}'s orders this turn"
 
 
-def parse_choices(court: Court, nation: str, player: str, text: str) -> Submission:
-    """The monarch's mail: ``carrier NAME`` and ``map to NAME``, each an eligible courtier."""
+def parse_choices(state: MonarchsState, court: Court, nation: str, player: str, text: str) -> Submission:
+    """The monarch's mail: ``carrier NAME`` and ``map to NAME``, each an eligible courtier, and
+    optionally its orders handed to the carrier through Courier (``hand 5 A5 C5``, one a line)."""
     lines = [line for line in text.splitlines() if not is_blank(line)]
     chosen: dict[str, str] = {}
     errors: list[LineError] = []
+    handing: list[str] = []
     for line in lines:
+        hand = _HAND.match(line)
+        if hand is not None:
+            handing.append(hand.group(1))
+            continue
         match = _CARRIER.match(line) or _MAP_TO.match(line)
         if match is None:
-            why = (
-                "in court mode your orders reach Courier only in your carrier's mail: name it with "
-                "“carrier NAME” and hand it your orders"
-            )
-            errors.append(LineError(line.strip(), why))
+            errors.append(LineError(line.strip(), NOT_HERE))
             continue
         kind = "carrier " if match.re is _CARRIER else "map to "
         name, error = _eligible(court, nation, match.group(1), line, kind)
@@ -53,7 +64,13 @@ def parse_choices(court: Court, nation: str, player: str, text: str) -> Submissi
             errors.append(error)
         elif name is not None:
             chosen[kind] = name
-    return Submission(player, tuple(f"{k}{chosen[k]}" for k in CHOICES if k in chosen), tuple(errors))
+    handed = orders_submission(player, *read_orders(nation, state.position, handing)) if handing else None
+    lines_out = [f"{k}{chosen[k]}" for k in CHOICES if k in chosen]
+    if handed is not None:
+        lines_out += [f"{HAND}{line}" for line in handed.orders]
+        errors += [replace(e, line=f"{HAND}{e.line}") for e in handed.errors]
+    notes = handed.notes if handed is not None else ()
+    return Submission(player, tuple(lines_out), tuple(errors), notes)
 
 
 def _eligible(
@@ -69,6 +86,25 @@ def _eligible(
         role = "carry your orders" if kind == "carrier " else "receive your map"
         return None, LineError(line.strip(), f"{name} may not {role} this turn: {name} {barred[name]}")
     return name, None
+
+
+def handed_of(submission: Submission) -> tuple[str, ...]:
+    """The orders a monarch's mail hands its carrier (canonical lines), if any."""
+    return tuple(line.removeprefix(HAND) for line in submission.orders if line.startswith(HAND))
+
+
+def handed_over(state: MonarchsState, court: Court, nation: str, *, before: Court) -> list[Event]:
+    """The carrier's notice of the orders handed to it, when the mail handed new ones or named a
+    new carrier for those handed before."""
+    carrier, handed = court.carrier.get(nation), court.handed.get(nation, ())
+    unchanged = before.carrier.get(nation) == carrier and before.handed.get(nation, ()) == handed
+    if carrier is None or not handed or unchanged:
+        return []
+    return [
+        OrdersHanded(
+            audience=frozenset({carrier}), nation=nation, turn=state.turn, carrier=carrier, orders=handed
+        )
+    ]
 
 
 def choices_of(submission: Submission) -> dict[str, str]:
@@ -119,6 +155,20 @@ def carrier_reports(
         )
         for n in NATIONS
     ]
+
+
+def deliveries(
+    state: MonarchsState, court: Court, delivered: Mapping[str, tuple[str, ...]]
+) -> dict[str, Delivery]:
+    """Nation → this turn as its monarch knows it, for its record (only where it named a carrier).
+    Faithful: the delivered lines are those handed; unknown on the last turn (the outcome comes
+    after the guesses) and when nothing was handed through Courier."""
+    noted = {}
+    for nation, carrier in court.carrier.items():
+        handed = court.handed.get(nation)
+        faithful = None if state.last_turn or not handed else delivered.get(nation) == handed
+        noted[nation] = Delivery(state.turn, carrier, nation in delivered, faithful)
+    return noted
 
 
 def map_recipients(court: Court, rng: random.Random) -> dict[str, str]:

@@ -19,6 +19,7 @@ __all__ = [
     "LoyaltyDealt",
     "LoyaltyRevealed",
     "MapShown",
+    "OrdersHanded",
     "TurnResolved",
     "TurnScored",
 ]
@@ -87,6 +88,17 @@ class CarrierReported(Event):
     turn: int
     carrier: str
     delivered: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrdersHanded(Event):
+    """On receipt of a monarch's mail, told only to this turn's carrier: the orders its monarch
+    handed it through Courier (they count only if the carrier delivers them)."""
+
+    nation: str
+    turn: int
+    carrier: str
+    orders: tuple[str, ...]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -30,6 +30,10 @@ def court_form(state: MonarchsState, court: Court, player: str) -> str:
     if court.carrier.get(nation) == player:
         lines.append(f"# You carry {nation.title()}'s orders this turn: only your mail counts as its orders.")
         lines.append(order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=False))
+        handed = court.handed.get(nation, ())
+        if handed:
+            lines.append("# Your monarch handed you these orders through Courier (only you see them):")
+            lines += [f"#   {line}" for line in handed]
     elif player in court.eligible(nation):
         lines.append(
             f"# You may carry {nation.title()}'s orders this turn, if its monarch names you its carrier."
@@ -63,7 +67,8 @@ def _monarch_form(state: MonarchsState, court: Court, nation: str) -> str:
         "#   carrier NAME",
         "#   map to NAME",
         f"# Eligible this turn: {', '.join(court.eligible(nation))}{why}.",
-        "# Only your carrier's mail counts as your orders (hand them over yourself). No carrier, no orders.",
+        "# Only your carrier's mail counts as your orders (hand them over yourself, or through Courier:",
+        "#   hand 5 A5 C5   — one a line; only your carrier sees them). No carrier, no orders.",
     ]
     chosen = [
         f"{k}{v}"
@@ -72,6 +77,8 @@ def _monarch_form(state: MonarchsState, court: Court, nation: str) -> str:
     ]
     if chosen:
         lines.append(f"# Named so far: {', '.join(chosen)}.")
+    if court.handed.get(nation):
+        lines.append(f"# Handed so far: {'; '.join(court.handed[nation])}.")
     return "\n".join(lines)
 
 

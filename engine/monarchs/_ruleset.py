@@ -14,10 +14,14 @@ from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
     CHOICES,
+    HAND,
     carried,
     carrier_reports,
     choices_of,
+    deliveries,
     guesses_from,
+    handed_of,
+    handed_over,
     map_recipients,
     parse_choices,
     parse_delivery,
@@ -111,7 +115,7 @@ class Monarchs(Game):
     def vocabulary(self, state: MonarchsState) -> Vocabulary:
         """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
         courtiers = [c.name for c in state.court.courtiers] if state.court else []
-        verbs = ["boost", "hold", "move", "moves", "map", "carrier", "serves", "serve"]
+        verbs = ["boost", "hold", "move", "moves", "map", "carrier", "hand", "serves", "serve"]
         names = [*NATIONS, *courtiers, *state.monarchs]
         return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])
 
@@ -128,7 +132,7 @@ class Monarchs(Game):
         nation = state.nation_of(player)
         if court is not None:
             if nation is not None:
-                return parse_choices(court, nation, player, text)
+                return parse_choices(state, court, nation, player, text)
             return parse_delivery(state, court, player, text)
         if nation is None:
             return _refused(player, text, "you command no nation in this game")
@@ -139,21 +143,33 @@ class Monarchs(Game):
         self, state: MonarchsState, submission: Submission
     ) -> tuple[MonarchsState, tuple[Event, ...]]:
         """In court mode a monarch's choice of carrier and map recipient is recorded on receipt:
-        from then on only that carrier's mail counts (see ``parse``)."""
+        from then on only that carrier's mail counts (see ``parse``). Orders it hands through
+        Courier go to the carrier at once, privately (a new carrier is handed them too)."""
         court, nation = state.court, state.nation_of(submission.player)
         if court is None or nation is None or _guessing(state):
             return state, ()
         chosen = choices_of(submission)
-        court = court.named(nation, carrier=chosen.get("carrier "), map_to=chosen.get("map to "))
-        return dataclasses.replace(state, court=court), ()
+        named = court.named(
+            nation, carrier=chosen.get("carrier "), map_to=chosen.get("map to "), handed=handed_of(submission)
+        )
+        after = dataclasses.replace(state, court=named)
+        return after, tuple(handed_over(after, named, nation, before=court))
+
+    def silent_order(self, state: MonarchsState, players: frozenset[str]) -> list[str]:
+        """Silent seats act monarchs first: a bot monarch's choices (its carrier, the orders it hands)
+        take effect before the courtiers' bots decide, as a person's mail does on receipt."""
+        return sorted(players, key=lambda p: (state.nation_of(p) is None, p))
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         """A monarch's choices combine line by line (a mail naming only the map's recipient keeps
-        the carrier); any other mail replaces the earlier whole, unless it has no orders."""
+        the carrier and the orders handed); orders handed replace those handed before whole; any
+        other mail replaces the earlier whole, unless it has no orders."""
         if earlier is None or not later.orders or not _choices_only(earlier, later):
             return super().combine(earlier, later)
         merged = {**choices_of(earlier), **choices_of(later)}
-        return dataclasses.replace(later, orders=tuple(f"{k}{merged[k]}" for k in CHOICES if k in merged))
+        handed = handed_of(later) or handed_of(earlier)
+        lines = (*(f"{k}{merged[k]}" for k in CHOICES if k in merged), *(f"{HAND}{line}" for line in handed))
+        return dataclasses.replace(later, orders=lines)
 
     def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))
@@ -188,7 +204,8 @@ class Monarchs(Game):
     ) -> Resolution:
         standing = carried(court, submissions)
         events = carrier_reports(state, court, standing)
-        moved = court.after_turn({n: court.carrier[n] for n in standing}, map_recipients(court, rng))
+        noted = deliveries(state, court, standing)
+        moved = court.after_turn({n: court.carrier[n] for n in standing}, map_recipients(court, rng), noted)
         if state.last_turn:  # the outcome waits for the monarchs' guesses
             pending = {n: standing.get(n, ()) for n in NATIONS}
             after = dataclasses.replace(state, court=dataclasses.replace(moved, pending=pending))
@@ -281,7 +298,7 @@ def _guessing(state: MonarchsState) -> bool:
 
 
 def _choices_only(*submissions: Submission) -> bool:
-    return all(line.startswith(CHOICES) for s in submissions for line in s.orders)
+    return all(line.startswith((*CHOICES, HAND)) for s in submissions for line in s.orders)
 
 
 def _refused(player: str, text: str, why: str) -> Submission:
