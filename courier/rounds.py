@@ -128,9 +128,9 @@ def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:
     view = tick.view(loaded.config.id)
     if view is None or view.row.finished or _due_at(tick, loaded, view) is None:
         return []
-    ruleset, row, state = loaded.config.ruleset, view.row, view.state
-    submissions = final_submissions(tick, loaded, view)
-    resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
+    ruleset, row = loaded.config.ruleset, view.row
+    settled, submissions = final_submissions(tick, loaded, view)
+    resolution = ruleset.resolve(settled, submissions, rng_for(row.seed, row.phase_key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     recipients = report_recipients(loaded.config, row, resolution.state, resolution.events, outcome)
     return map_svgs(ruleset, resolution.state, _viewers(recipients))

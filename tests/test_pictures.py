@@ -15,6 +15,7 @@ from courier.compose import MailContext, MailPicture, ReportContext, compose, ma
 from courier.pictures import mail_pictures, render_png
 from courier.render import make_environment
 from engine.core import Picture
+from tests.conftest import Table
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
@@ -128,26 +129,57 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
     assert message_from_bytes(mail_bytes(quick), policy=default).get_body(("html",)) is not None
 
 
-def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
-    from tests.conftest import Table
-
+def _monarchs(root: Path) -> Table:
     rows = [
         {"name": n, "email": f"{n.lower()}@players.test", "role": r}
         for n, r in (("Rhea", "red"), ("Gus", "green"), ("Bea", "blue"))
     ]
-    table = Table(
-        tmp_path,
-        {
-            "game": "monarchs",
-            "turns": "2",
-            "timezone": "UTC",
-            "start": "2026-12-01 08:00",
-            "deadlines": "20:00",
-            "reminders": "none",
-        },
-        rows,
-    )
+    config = {
+        "game": "monarchs",
+        "turns": "2",
+        "timezone": "UTC",
+        "start": "2026-12-01 08:00",
+        "deadlines": "20:00",
+        "reminders": "none",
+    }
+    table = Table(root, config, rows)
     table.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    return table
+
+
+def test_a_due_rounds_maps_are_drawn_ahead_by_helpers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tick forecasts every map its rounds will mail (three nations' views and the organiser's)
+    and helper processes draw them all: the tick draws none itself."""
+    from courier import pictures
+
+    table = _monarchs(tmp_path)
+    drawn_here: list[str] = []
+    monkeypatch.setattr(pictures, "_cores", lambda: 2)
+    handed: list[list[str]] = []
+
+    def draw_here(svg: str) -> bytes:
+        drawn_here.append(svg)
+        return render_png(svg)
+
+    def hand(svgs: list[str]) -> None:
+        handed.append(svgs)
+        pictures.predraw(svgs)
+
+    monkeypatch.setattr(pictures, "render_png", draw_here)
+    monkeypatch.setattr("courier.rounds.predraw", hand)
+    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+
+    reports = [m for m in table.sent() if m["X-Courier-Kind"] == "report"]
+    pngs = {bytes(p.get_content()) for m in reports for p in m.walk() if p.get_content_type() == "image/png"}
+    assert len(reports) == 4 and len(pngs) == 4 and all(png.startswith(b"\x89PNG") for png in pngs)
+    assert drawn_here == []
+    assert len(set(handed[0])) == 4  # the forecast, before the round was resolved
+
+
+def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
+    table = _monarchs(tmp_path)
     table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
     (report,) = [m for m in table.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
     kinds = [part.get_content_type() for part in report.walk()]
