@@ -14,6 +14,7 @@ Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_setti
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -38,10 +39,12 @@ __all__ = [
     "Logged",
     "Spreadsheet",
     "Tab",
+    "serve_sheets",
     "service_account_info",
     "sheets_credentials",
     "sheets_server",
     "sheets_settings",
+    "write_credentials",
 ]
 
 SERVICE_ACCOUNT = "courier@courier-test.iam.gserviceaccount.com"
@@ -578,9 +581,10 @@ def service_account_info(token_uri: str) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def sheets_server() -> Iterator[FakeSheets]:
-    """A fresh fake Sheets API; ``.url`` is its base (the ``api_base`` setting)."""
+@contextlib.contextmanager
+def serve_sheets() -> Iterator[FakeSheets]:
+    """A fresh fake Sheets API in a thread while the block runs; ``.url`` is its base (``api_base``).
+    The fixture uses it; so do benchmarks, outside pytest."""
     fake = FakeSheets()
     server = _Server(("127.0.0.1", 0), _Handler)
     server.fake = fake
@@ -596,6 +600,20 @@ def sheets_server() -> Iterator[FakeSheets]:
         thread.join()
 
 
+def write_credentials(path: Path, fake: FakeSheets) -> Path:
+    """A service-account key file at ``path`` whose token_uri is the fake's /token. Callers also
+    switch off google-auth's "regional access boundary" lookup (see ``sheets_credentials``)."""
+    path.write_text(json.dumps(service_account_info(f"{fake.url}/token")), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def sheets_server() -> Iterator[FakeSheets]:
+    """A fresh fake Sheets API; ``.url`` is its base (the ``api_base`` setting)."""
+    with serve_sheets() as fake:
+        yield fake
+
+
 @pytest.fixture
 def sheets_credentials(tmp_path: Path, sheets_server: FakeSheets, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A service-account key file whose token_uri is the fake's /token. google-auth would also look
@@ -604,9 +622,7 @@ def sheets_credentials(tmp_path: Path, sheets_server: FakeSheets, monkeypatch: p
     monkeypatch.setattr(
         service_account.Credentials, "_is_regional_access_boundary_lookup_required", lambda self: False
     )
-    path = tmp_path / "service-account.json"
-    path.write_text(json.dumps(service_account_info(f"{sheets_server.url}/token")), encoding="utf-8")
-    return path
+    return write_credentials(tmp_path / "service-account.json", sheets_server)
 
 
 @pytest.fixture
