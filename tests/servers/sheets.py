@@ -292,7 +292,10 @@ def _structure(sheet: Spreadsheet, request: Mapping[str, Any]) -> dict[str, Any]
         if any(tab.title == title for tab in sheet.tabs):
             raise ApiError(400, "INVALID_ARGUMENT", f'A sheet with the name "{title}" already exists.')
         grid = properties.get("gridProperties", {})
-        tab = Tab(max((t.sheet_id for t in sheet.tabs), default=0) + 1, title)
+        sheet_id = properties.get("sheetId", max((t.sheet_id for t in sheet.tabs), default=0) + 1)
+        if any(tab.sheet_id == sheet_id for tab in sheet.tabs):
+            raise ApiError(400, "INVALID_ARGUMENT", f"A sheet with the ID {sheet_id} already exists.")
+        tab = Tab(sheet_id, title)
         tab.rows, tab.columns = grid.get("rowCount", 1000), grid.get("columnCount", 26)
         sheet.tabs.append(tab)
         return {"addSheet": {"properties": _properties(tab, len(sheet.tabs) - 1)}}
@@ -304,7 +307,39 @@ def _structure(sheet: Spreadsheet, request: Mapping[str, Any]) -> dict[str, Any]
         else:
             tab.columns += grow["length"]
         return {}
+    if "updateCells" in request:
+        _update_cells(sheet, request["updateCells"])
+        return {}
     raise ApiError(400, "INVALID_ARGUMENT", f"the fake does not know {sorted(request)}")
+
+
+def _update_cells(sheet: Spreadsheet, request: Mapping[str, Any]) -> None:
+    """updateCells from ``start`` with ``fields`` "userEnteredValue": a CellData without one clears
+    the cell; stringValue is stored as typed (never a formula: that is formulaValue)."""
+    if request.get("fields") != "userEnteredValue":
+        raise ApiError(400, "INVALID_ARGUMENT", "the fake updates cells with fields=userEnteredValue only")
+    start = request["start"]
+    found = [t for t in sheet.tabs if t.sheet_id == start.get("sheetId", 0)]
+    if not found:
+        raise ApiError(400, "INVALID_ARGUMENT", f"No grid with id: {start.get('sheetId', 0)}")
+    tab, r0, c0 = found[0], start.get("rowIndex", 0), start.get("columnIndex", 0)
+    rows = request.get("rows", [])
+    height, width = len(rows), max((len(row.get("values", [])) for row in rows), default=0)
+    if r0 + height > tab.rows or c0 + width > tab.columns:
+        raise ApiError(400, "INVALID_ARGUMENT", f"Invalid updateCells: beyond the grid of {tab.title}")
+    for r, row in enumerate(rows):
+        for c, data in enumerate(row.get("values", [])):
+            entered = data.get("userEnteredValue", {})
+            if "formulaValue" in entered:
+                tab.cells[(r0 + r, c0 + c)] = Formula(entered["formulaValue"])
+                continue
+            value = next(
+                (entered[k] for k in ("stringValue", "numberValue", "boolValue") if k in entered), ""
+            )
+            if value == "":
+                tab.cells.pop((r0 + r, c0 + c), None)
+            else:
+                tab.cells[(r0 + r, c0 + c)] = value
 
 
 def _get(sheet: Spreadsheet, text: str, render: str) -> dict[str, Any]:
