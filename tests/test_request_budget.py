@@ -95,3 +95,18 @@ def test_a_quiet_game_costs_no_write_while_another_changes(deployment: WireDeplo
     cost = deployment.tick(START + timedelta(hours=2))
     within_budget(cost, sends=True)
     assert cost.changed == {"truce-1"} and cost.writes == {"truce-1": 1, "monarchs-1": 0, "veneer-1": 0}
+
+
+def test_a_substitute_shown_on_the_players_tab_costs_one_read_and_one_write(
+    deployment: WireDeployment,
+) -> None:
+    """The organiser seats a substitute: the Players tab shows the new address and the Ledger and
+    History change, in one write; the sheet is not read a second time to find the row."""
+    deployment.tick(START + timedelta(minutes=5))
+    command = "replace P1truce with emmett@players.test as Emmett"
+    deployment.deliver([("organiser@courier.test", "truce-1", command)], at=START + timedelta(hours=1))
+    cost = deployment.tick(START + timedelta(hours=2))
+    within_budget(cost, sends=True)
+    assert cost.writes == {"truce-1": 1, "monarchs-1": 0, "veneer-1": 0}
+    players = deployment.sheets.values("truce-1", "Players")
+    assert players[2][:3] == ["P1truce", "emmett@players.test", "Emmett"]

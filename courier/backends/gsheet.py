@@ -123,6 +123,7 @@ class GoogleSheet:
         self._api.set_timeout(TIMEOUT)
         self._meta: _Metadata | None = None
         self._extents: dict[str, Extent] = {}  # Ledger and History as last read or written
+        self._tables: dict[str, Table] | None = None  # every tab as last read
 
     # --- the Workbook protocol -------------------------------------------------------------------
 
@@ -137,25 +138,47 @@ class GoogleSheet:
             ledger=tables.get(meta.title(LEDGER_TAB) or LEDGER_TAB),
         )
 
-    def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
+    def write_public(
+        self,
+        *,
+        ledger: Sequence[Row],
+        history: Sequence[Row],
+        players: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> None:
         meta = self._meta or self._load()[0]
         titles = [meta.title(LEDGER_TAB) or LEDGER_TAB, meta.title(HISTORY_TAB) or HISTORY_TAB]
         grids = {title: _grid(rows, meta.zone) for title, rows in zip(titles, (ledger, history), strict=True)}
         padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
-        self._write(meta, padded)
+        cells = self._player_cells(players or {})
+        self._write(meta, padded, cells)
+        self._remember(cells)
         self._extents.update((title, _extent(rows)) for title, rows in grids.items())
 
     def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
-        meta, tables = self._load()
+        cells = self._player_cells(changes)
+        if cells:
+            self._put({}, cells)
+            self._remember(cells)
+
+    def _remember(self, cells: Mapping[str, Mapping[tuple[int, int], str]]) -> None:
+        """Cells just written, into the tabs as last read: a later change this tick compares with them."""
+        for title, placed in cells.items():
+            rows = (self._tables or {})[title].rows
+            for (r, c), value in placed.items():
+                rows.extend([] for _ in range(r + 1 - len(rows)))
+                rows[r].extend([_BLANK] * (c + 1 - len(rows[r])))
+                rows[r][c] = (value, "General") if value else _BLANK
+
+    def _player_cells(
+        self, changes: Mapping[str, Mapping[str, str]]
+    ) -> dict[str, dict[tuple[int, int], str]]:
+        """The Players cells to set, found in the tab as this tick read it (read now if it has not)."""
+        if not changes:
+            return {}
+        meta, tables = (self._meta, self._tables) if self._meta and self._tables else self._load()
         title = self._required(meta, PLAYERS_TAB)
         cells = player_cells(tables[title], changes)
-        data = [
-            {"range": absolute_range_name(title, f"{column_letter(c)}{r + 1}"), "values": [[value]]}
-            for (r, c), value in sorted(cells.items())
-        ]
-        if data:
-            body = {"valueInputOption": "RAW", "data": data}
-            self._call(lambda: self._api.values_batch_update(self.key, body))
+        return {title: cells} if cells else {}
 
     def init(self, *, game: str) -> None:
         meta, tables = self._load()
@@ -183,6 +206,7 @@ class GoogleSheet:
         self._meta = _parse_metadata(self.key, raw)
         tables = {str(sheet["properties"]["title"]): _parse_table(sheet) for sheet in raw.get("sheets", [])}
         self._extents = {title: _extent(table.rows) for title, table in tables.items()}
+        self._tables = tables
         return self._meta, tables
 
     def _required(self, meta: _Metadata, wanted: str) -> str:
@@ -191,17 +215,28 @@ class GoogleSheet:
             raise WorkbookError(f"the sheet {self.key} has no {wanted} tab; run `courier init`")
         return title
 
-    def _write(self, meta: _Metadata, grids: Mapping[str, list[list[object]]]) -> None:
+    def _write(
+        self,
+        meta: _Metadata,
+        grids: Mapping[str, list[list[object]]],
+        cells: Mapping[str, Mapping[tuple[int, int], object]] | None = None,
+    ) -> None:
         """Every grid from A1 in ONE request: a RAW ``values:batchUpdate`` when the tabs exist and
         are big enough; else one ``spreadsheets.batchUpdate`` that adds or grows them and then
         writes the cells (its requests apply in order, all or none), so even the first
         publication costs one write."""
+        cells = cells or {}
         new_tabs, changes = self._room(meta, {title: _extent(grid) for title, grid in grids.items()})
         if not changes:
-            self._put(grids)
+            self._put(grids, cells)
             return
         tabs = {**meta.tabs, **new_tabs}
         writes = [_update_cells(tabs[title].sheet_id, grid) for title, grid in grids.items() if grid]
+        writes += [
+            _update_cells(tabs[title].sheet_id, [[value]], at=at)
+            for title, placed in cells.items()
+            for at, value in sorted(placed.items())
+        ]
         self._call(lambda: self._api.batch_update(self.key, {"requests": changes + writes}))
         for tab in new_tabs.values():
             self._extents[tab.title] = (0, 0)
@@ -236,13 +271,23 @@ class GoogleSheet:
                     changes.append({"appendDimension": grow})
         return new_tabs, changes
 
-    def _put(self, grids: Mapping[str, list[list[object]]]) -> None:
-        """Every grid from A1 in one RAW ``values:batchUpdate``: typed text stays text."""
+    def _put(
+        self,
+        grids: Mapping[str, list[list[object]]],
+        cells: Mapping[str, Mapping[tuple[int, int], object]] | None = None,
+    ) -> None:
+        """Every grid from A1, and single cells, in one RAW ``values:batchUpdate``: typed text
+        stays text."""
         data = [
             {"range": absolute_range_name(title, f"A1:{column_letter(columns - 1)}{rows}"), "values": grid}
             for title, grid in grids.items()
             for rows, columns in [_extent(grid)]
             if rows
+        ]
+        data += [
+            {"range": absolute_range_name(title, f"{column_letter(c)}{r + 1}"), "values": [[value]]}
+            for title, placed in (cells or {}).items()
+            for (r, c), value in sorted(placed.items())
         ]
         if data:
             body = {"valueInputOption": "RAW", "data": data}
@@ -394,11 +439,11 @@ def _grid(rows: Sequence[Row], zone: ZoneInfo) -> list[list[object]]:
     return [[_literal(value, zone) for value in row] for row in rows]
 
 
-def _update_cells(sheet_id: int, grid: list[list[object]]) -> dict[str, Any]:
-    """An updateCells request writing ``grid`` from A1 as RAW writes it: text stays text (a
-    stringValue is never a formula), an empty string empties the cell."""
+def _update_cells(sheet_id: int, grid: list[list[object]], *, at: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+    """An updateCells request writing ``grid`` from ``at`` (row, column; A1 by default) as RAW
+    writes it: text stays text (a stringValue is never a formula), an empty string empties the cell."""
     rows = [{"values": [_cell_data(value) for value in row]} for row in grid]
-    start = {"sheetId": sheet_id, "rowIndex": 0, "columnIndex": 0}
+    start = {"sheetId": sheet_id, "rowIndex": at[0], "columnIndex": at[1]}
     return {"updateCells": {"start": start, "rows": rows, "fields": "userEnteredValue"}}
 
 
