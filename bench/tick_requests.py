@@ -4,9 +4,10 @@ N games (default 20) of all six kinds, as in tick_scale.py, each on its own Goog
 suite's fake Sheets API, which logs every request), the orders mailbox on a real IMAP server
 (Dovecot when installed, else pymap) and the outbox on the test SMTP server (aiosmtpd, STARTTLS and
 a login). After 0 and 10 rounds of history (played through the same servers), four ticks are
-counted: *mail* (every awaited player's orders), *idle*, *due* (every round resolved), and the
-very first tick (games start). For each: Sheets reads per game, Sheets writes per game (those
-whose Ledger or History changed, and those whose did not), IMAP logins and SMTP sessions, against
+counted: *mail* (every awaited player's orders), *idle*, *due* (every round resolved), the very
+first tick (games start) and, at the end, a tick where every game's organiser seats a substitute
+(the Players tab changes too). For each: Sheets reads per game, Sheets writes per game (those
+whose Ledger, History or Players tab changed, and the others), IMAP logins and SMTP sessions, against
 the limits (issue 17): ≤ 1 read per game, ≤ 1 write per changed game and none otherwise, one IMAP
 connection and ≤ 1 SMTP session per tick.
 
@@ -116,6 +117,16 @@ def measure(
     counted(rows, f"history {history}: due", *timed(deployment, deadline + timedelta(minutes=5)))
 
 
+def substitutes(deployment: WireDeployment, at: datetime, rows: list[tuple[str, TickCost, float]]) -> None:
+    """Every game's organiser seats a substitute: the Players tab changes with the Ledger and History."""
+    commands = [
+        ("organiser@courier.test", game.id, f"replace {game.players[1][0]} with sub.{game.id}@players.test")
+        for game in deployment.games
+    ]
+    deployment.deliver(commands, at=at)
+    counted(rows, "a substitute seated in every game", *timed(deployment, at + HOUR))
+
+
 def verdict(cost: TickCost) -> str:
     changed = [cost.writes[g] for g in cost.changed]
     ok = (
@@ -132,7 +143,7 @@ def report(rows: list[tuple[str, TickCost, float]], *, games: int, imap: str) ->
     print(
         f"\n{games} games on Google Sheets (fake API), IMAP ({imap}), SMTP (aiosmtpd); counted at the servers"
     )
-    print("limits: Sheets ≤ 1 read per game; ≤ 1 write per game whose Ledger/History changed, 0 otherwise;")
+    print("limits: Sheets ≤ 1 read per game; ≤ 1 write per game whose sheet changed, 0 otherwise;")
     print("        1 IMAP login per tick; ≤ 1 SMTP session per tick\n")
     print(
         "| tick | games changed | Sheets reads per game (mean / max) | writes per game (mean) | "
@@ -177,6 +188,7 @@ def main(argv: list[str] | None = None) -> None:
                 measure(deployment, history, rng, rows)
                 played = history + 1
                 print(f"  ({time.perf_counter() - started:.0f} s so far)", file=sys.stderr)
+            substitutes(deployment, START + played * DAY + 2 * HOUR, rows)
     report(rows, games=args.games, imap=args.imap)
 
 

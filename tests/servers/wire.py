@@ -25,7 +25,7 @@ from tests.servers.smtp import SmtpServer
 __all__ = ["Game", "TickCost", "WireDeployment"]
 
 ORDERS = "orders@courier.test"
-PUBLIC_TABS = ("Ledger", "History")
+WRITTEN_TABS = ("Ledger", "History", "Players")  # the tabs Courier writes
 HEAD = f"""\
 state_dir = "state"
 stale_after = 0
@@ -51,7 +51,7 @@ class TickCost:
 
     reads: dict[str, int]  # Sheets GET requests per game
     writes: dict[str, int]  # Sheets requests that change something, per game
-    changed: frozenset[str]  # games whose Ledger or History differ after the tick
+    changed: frozenset[str]  # games whose Ledger, History or Players tab differ after the tick
     imap_logins: int
     smtp_sessions: int
     mails_sent: int
@@ -159,7 +159,7 @@ class WireDeployment:
 
     def _public(self, key: str) -> list[list[list[Any]]]:
         titles = self.sheets.titles(key)
-        return [self.sheets.values(key, tab) if tab in titles else [] for tab in PUBLIC_TABS]
+        return [self.sheets.values(key, tab) if tab in titles else [] for tab in WRITTEN_TABS]
 
 
 def _settle(done: Any, timeout: float = 5.0) -> None:
