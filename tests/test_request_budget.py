@@ -86,6 +86,7 @@ def test_every_kind_of_tick_keeps_to_the_budget(deployment: WireDeployment) -> N
     due = deployment.tick(START + timedelta(days=1, minutes=5))  # every round resolved and reported
     within_budget(due, sends=True)
     assert due.changed == {game.id for game in GAMES}
+    assert deployment.filed() == len(mails)  # read mail was filed away over that same connection
 
 
 def test_a_quiet_game_costs_no_write_while_another_changes(deployment: WireDeployment) -> None:

@@ -26,6 +26,7 @@ __all__ = ["Game", "TickCost", "WireDeployment"]
 
 ORDERS = "orders@courier.test"
 WRITTEN_TABS = ("Ledger", "History", "Players")  # the tabs Courier writes
+FOLDERS = {"processed_folder": "Courier/Processed", "rejected_folder": "Courier/Rejected"}
 HEAD = f"""\
 state_dir = "state"
 stale_after = 0
@@ -78,7 +79,8 @@ class WireDeployment:
         self.root.mkdir(parents=True, exist_ok=True)
         blocks = [HEAD]
         for table, values in (
-            ("inbox", inbox_settings(self.imap, self.mailbox)),
+            # Filing read mail away, as the README's Gmail setup does: more IMAP, same connection.
+            ("inbox", inbox_settings(self.imap, self.mailbox, **FOLDERS)),
             ("outbox", self.smtp.settings()),
             ("sheets", dict(self.sheets_settings)),
         ):
@@ -112,6 +114,16 @@ class WireDeployment:
             client.logout()
         _settle(lambda: logins(self.imap, self.mailbox) > before)
         return len(mails)
+
+    def filed(self) -> int:
+        """Messages filed into the processed folder so far (this login is not a tick's: call it last)."""
+        client = connect(self.imap, self.mailbox)
+        try:
+            delimiter = client.list_folders()[0][1].decode()
+            folder = FOLDERS["processed_folder"].replace("/", delimiter)
+            return int(client.folder_status(folder, ["MESSAGES"])[b"MESSAGES"])
+        finally:
+            client.logout()
 
     def awaited_orders(self, rng: random.Random) -> list[tuple[str, str, str]]:
         """(address, game id, orders) for every awaited player of every running game: the orders
