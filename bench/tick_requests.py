@@ -21,6 +21,7 @@ A benchmark, not a test (tests/test_request_budget.py is the test): it always ex
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import sys
 import tempfile
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         "--imap", choices=("dovecot", "pymap"), default="dovecot" if DOVECOT.exists() else "pymap"
     )
     args = parser.parse_args(argv)
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd's deprecation notes, not ours
     rng = random.Random(args.seed)
     rows: list[tuple[str, TickCost, float]] = []
     started = time.perf_counter()
