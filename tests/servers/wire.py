@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -75,7 +76,7 @@ class WireDeployment:
     mailbox: str = field(init=False)  # the IMAP user holding the orders mailbox
 
     def __post_init__(self) -> None:
-        self.mailbox = f"orders-{self.root.name}-{random.randrange(10**9)}"
+        self.mailbox = f"orders-{uuid.uuid4().hex[:12]}"  # IMAP servers live for the whole session
         self.root.mkdir(parents=True, exist_ok=True)
         blocks = [HEAD]
         for table, values in (
