@@ -10,7 +10,10 @@ number, and a cell whose display differs from its value as ``Formatted(value, te
 ``Formatted(0.8333333333333334, "20:00")``). ``spreadsheets.get`` serves grid data (formattedValue,
 effectiveValue, userEnteredValue per cell) when ``includeGridData=true`` or a ``fields`` mask asks for
 it, and applies the mask (unknown field names are refused like Google refuses them).
-Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``."""
+``spreadsheets.batchUpdate`` knows addSheet (with a chosen ``sheetId`` or not), appendDimension and
+updateCells (``fields=userEnteredValue``), applied in order, all or none.
+Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``; outside
+pytest, ``serve_sheets()`` and ``write_credentials()``."""
 
 from __future__ import annotations
 
