@@ -530,3 +530,24 @@ def test_update_players_sets_only_the_cells_that_differ(
     assert sheets_server.values(KEY, "Players")[1] == ["01067", " Alice@Example.ORG ", "Alice"]
     sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": ""}})
     assert len(sheets_server.api_calls("values:batchUpdate")) == 1  # nothing differs: no write
+
+
+def test_a_substitute_on_the_players_tab_goes_with_the_ledger_in_one_write(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """The tick's read already holds the Players tab: no second read to find the row, one write."""
+    sheets_server.create(KEY, _game(Ledger=[["Player"]], History=[["Round"]]))
+    sheet = GoogleSheet(KEY, sheets_settings)
+    sheet.read()
+
+    sheet.write_public(
+        ledger=[["Player"], ["Bob"]],
+        history=[["Round"]],
+        players={"Bob": {"email": "emmett@example.org", "secret": ""}},
+    )
+
+    assert [c.method for c in sheets_server.api_calls()] == ["GET", "POST"]  # one read, one write
+    assert sheets_server.values(KEY, "Players")[3] == ["", "emmett@example.org", "Bob"]
+    assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Bob"]]
+    sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": ""}})
+    assert len(sheets_server.api_calls()) == 2  # what was just written is known: nothing to do
