@@ -14,6 +14,11 @@ history, three ticks are measured, each in a fresh process (as cron runs it), wa
 
 Targets (issue 17): mail tick < 10 s, idle < 1 s, due < 5 s, every ratio at 50 rounds < 1.3, peak
 RSS < 300 MB. A benchmark, not a test: it always exits 0.
+
+    python bench/tick_scale.py --servers [--games 20 --histories 0,10]
+
+The second mode (bench/tick_requests.py): the same games against the test IMAP, SMTP and Google
+Sheets servers, printing the requests per game per tick, counted at the servers.
 """
 
 from __future__ import annotations
@@ -231,6 +236,11 @@ def report(results: dict[int, dict[str, Measure]], *, games: int, mails: int) ->
 
 
 def main() -> None:
+    if "--servers" in sys.argv[1:]:  # the second mode: requests per game per tick, over the wire
+        from tick_requests import main as requests_main
+
+        requests_main([a for a in sys.argv[1:] if a != "--servers"])
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

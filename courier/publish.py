@@ -28,19 +28,22 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     if view is None:
         return
     row = view.row
-    show_substitutes(loaded, row)
+    players = substitutes_shown(loaded, row)
     ledger = ledger_table(tick, loaded, view)
     history = history_table(tick, loaded.config.ruleset, row.id)
     digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
     if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
+        if players:
+            loaded.workbook.update_players(players)
         return
-    loaded.workbook.write_public(ledger=ledger, history=history)
+    # One write for all three tabs: a Google Sheet's quota counts requests.
+    loaded.workbook.write_public(ledger=ledger, history=history, players=players)
     tick.journal.set_meta(f"published/{row.id}", digest)
 
 
-def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
+def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, str]]:
     """The Players tab shows each substitute in the seat's row: their address (the old one no longer
-    counts), their name as a nickname, no secret. Written only while the tab shows otherwise."""
+    counts), their name as a nickname, no secret. The cells to change, while the tab shows otherwise."""
     seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
     shown = {p.get("name", ""): p for p in loaded.snapshot.players}
     written = {
@@ -55,8 +58,7 @@ def show_substitutes(loaded: LoadedGame, row: GameRow) -> None:
         for seat, info in seats.items()
         if seat in shown and shown[seat].get("email", "").lower() != written[seat]
     }
-    if changes:
-        loaded.workbook.update_players(changes)
+    return changes
 
 
 def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[Any]]:

@@ -251,7 +251,9 @@ def test_shrinking_the_ledger_leaves_no_stale_cells(
 
     next_tick.write_public(ledger=[["Player"]], history=[["Round"]])  # same object: it knows the extent
     assert sheets_server.values(KEY, "Ledger") == [["Player"]]
-    assert len(sheets_server.api_calls("values:batchUpdate")) == 3
+    # The first write also made the tabs: one spreadsheets.batchUpdate; the two after it, values.
+    assert len(sheets_server.api_calls(":batchUpdate")) == 1
+    assert len(sheets_server.api_calls("values:batchUpdate")) == 2
 
 
 def test_publishing_without_a_read_first_reads_the_old_extent(
@@ -268,19 +270,30 @@ def test_publishing_without_a_read_first_reads_the_old_extent(
     ] == [1, 0, 1]
 
 
-def test_missing_public_tabs_are_added_in_one_request_before_the_write(
+def test_missing_public_tabs_are_added_and_written_in_one_request(
     sheets_server: FakeSheets, sheets_settings: dict[str, Any]
 ) -> None:
+    """The first publication on a sheet without Ledger and History is still one write (quota):
+    the tabs are added and their cells set in one spreadsheets.batchUpdate, values kept literal."""
     sheets_server.create(KEY, _game())
     sheet = GoogleSheet(KEY, sheets_settings)
 
-    sheet.write_public(ledger=[["Player"], ["Alice"]], history=[["Round"]])
+    sheet.write_public(
+        ledger=[["Player", "Coins", "Note"], ["Alice", 3, "=1+1"], ["01067", 2.5, True]],
+        history=[["Round"]],
+    )
 
     assert sheets_server.titles(KEY) == ["Config", "Players", "Ledger", "History"]
-    [add] = sheets_server.api_calls(":batchUpdate")
-    assert [next(iter(r)) for r in add.body["requests"]] == ["addSheet", "addSheet"]
-    assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
-    assert len(sheets_server.api_calls()) == 3  # the read, add tabs, one write
+    [write] = sheets_server.api_calls(":batchUpdate")
+    kinds = [next(iter(r)) for r in write.body["requests"]]
+    assert kinds == ["addSheet", "addSheet", "updateCells", "updateCells"]
+    assert sheets_server.values(KEY, "Ledger") == [
+        ["Player", "Coins", "Note"],
+        ["Alice", 3, "=1+1"],  # text, not a Formula
+        ["01067", 2.5, True],
+    ]
+    assert sheets_server.values(KEY, "History") == [["Round"]]
+    assert len(sheets_server.api_calls()) == 2  # the read, one write
 
 
 def test_a_history_longer_than_the_grid_grows_it_first(
@@ -292,8 +305,10 @@ def test_a_history_longer_than_the_grid_grows_it_first(
     GoogleSheet(KEY, sheets_settings).write_public(ledger=[["Player"]], history=history)
 
     assert len(sheets_server.values(KEY, "History")) == 1501
-    [grow] = sheets_server.api_calls(":batchUpdate")
+    [grow] = sheets_server.api_calls(":batchUpdate")  # grown and written in one request
     assert grow.body["requests"][0]["appendDimension"]["length"] == 501
+    assert sheets_server.api_calls("values:batchUpdate") == []
+    assert len(sheets_server.api_calls()) == 2  # the read, one write
 
 
 # --- failures ----------------------------------------------------------------------------------
@@ -515,3 +530,24 @@ def test_update_players_sets_only_the_cells_that_differ(
     assert sheets_server.values(KEY, "Players")[1] == ["01067", " Alice@Example.ORG ", "Alice"]
     sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": ""}})
     assert len(sheets_server.api_calls("values:batchUpdate")) == 1  # nothing differs: no write
+
+
+def test_a_substitute_on_the_players_tab_goes_with_the_ledger_in_one_write(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """The tick's read already holds the Players tab: no second read to find the row, one write."""
+    sheets_server.create(KEY, _game(Ledger=[["Player"]], History=[["Round"]]))
+    sheet = GoogleSheet(KEY, sheets_settings)
+    sheet.read()
+
+    sheet.write_public(
+        ledger=[["Player"], ["Bob"]],
+        history=[["Round"]],
+        players={"Bob": {"email": "emmett@example.org", "secret": ""}},
+    )
+
+    assert [c.method for c in sheets_server.api_calls()] == ["GET", "POST"]  # one read, one write
+    assert sheets_server.values(KEY, "Players")[3] == ["", "emmett@example.org", "Bob"]
+    assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Bob"]]
+    sheet.update_players({"Bob": {"email": "emmett@example.org", "secret": ""}})
+    assert len(sheets_server.api_calls()) == 2  # what was just written is known: nothing to do

@@ -79,9 +79,14 @@ class Workbook(Protocol):
         """One read of Config, Players and Form Responses. Raises ``WorkbookError`` if unreadable."""
 
     def write_public(
-        self, *, ledger: Sequence[Sequence[object]], history: Sequence[Sequence[object]]
+        self,
+        *,
+        ledger: Sequence[Sequence[object]],
+        history: Sequence[Sequence[object]],
+        players: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
-        """Replace the Ledger and History tabs (header row first) in one write; values stay literal."""
+        """Replace the Ledger and History tabs (header row first), and set the Players cells
+        ``players`` names (as ``update_players``), in one write; values stay literal."""
 
     def init(self, *, game: str) -> None:
         """Create any missing tab with its headers and example rows; never overwrite data."""

@@ -9,8 +9,10 @@ Quota (60 reads and 60 writes per minute per user) is spent sparingly:
   are read too, only for their extent, so that publishing can blank what a shorter ledger no longer
   covers;
 - ``write_public`` is one ``values:batchUpdate`` (RAW) of both tabs, each padded with empty strings
-  to the extent it had, so no stale row survives; a missing tab, or a grid too small for the new
-  rows, costs one ``spreadsheets:batchUpdate`` first. Called without a ``read`` it reads first.
+  to the extent it had, so no stale row survives. When a tab is missing or its grid too small for
+  the new rows, the same write is instead one ``spreadsheets.batchUpdate`` that adds or grows the
+  tab and then sets the cells (``updateCells``): still one request. Called without a ``read`` it
+  reads first.
 
 Cells are read as the organiser sees them (formattedValue): a Config cell typed 20:00 that Sheets made
 a time reads "20:00", a number formatted 00000 reads "01067". Form timestamps are read from the number
@@ -121,6 +123,7 @@ class GoogleSheet:
         self._api.set_timeout(TIMEOUT)
         self._meta: _Metadata | None = None
         self._extents: dict[str, Extent] = {}  # Ledger and History as last read or written
+        self._tables: dict[str, Table] | None = None  # every tab as last read
 
     # --- the Workbook protocol -------------------------------------------------------------------
 
@@ -135,26 +138,47 @@ class GoogleSheet:
             ledger=tables.get(meta.title(LEDGER_TAB) or LEDGER_TAB),
         )
 
-    def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
+    def write_public(
+        self,
+        *,
+        ledger: Sequence[Row],
+        history: Sequence[Row],
+        players: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> None:
         meta = self._meta or self._load()[0]
         titles = [meta.title(LEDGER_TAB) or LEDGER_TAB, meta.title(HISTORY_TAB) or HISTORY_TAB]
         grids = {title: _grid(rows, meta.zone) for title, rows in zip(titles, (ledger, history), strict=True)}
-        self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
         padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
-        self._put(padded)
+        cells = self._player_cells(players or {})
+        self._write(meta, padded, cells)
+        self._remember(cells)
         self._extents.update((title, _extent(rows)) for title, rows in grids.items())
 
     def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
-        meta, tables = self._load()
+        cells = self._player_cells(changes)
+        if cells:
+            self._put({}, cells)
+            self._remember(cells)
+
+    def _remember(self, cells: Mapping[str, Mapping[tuple[int, int], str]]) -> None:
+        """Cells just written, into the tabs as last read: a later change this tick compares with them."""
+        for title, placed in cells.items():
+            rows = (self._tables or {})[title].rows
+            for (r, c), value in placed.items():
+                rows.extend([] for _ in range(r + 1 - len(rows)))
+                rows[r].extend([_BLANK] * (c + 1 - len(rows[r])))
+                rows[r][c] = (value, "General") if value else _BLANK
+
+    def _player_cells(
+        self, changes: Mapping[str, Mapping[str, str]]
+    ) -> dict[str, dict[tuple[int, int], str]]:
+        """The Players cells to set, found in the tab as this tick read it (read now if it has not)."""
+        if not changes:
+            return {}
+        meta, tables = (self._meta, self._tables) if self._meta and self._tables else self._load()
         title = self._required(meta, PLAYERS_TAB)
         cells = player_cells(tables[title], changes)
-        data = [
-            {"range": absolute_range_name(title, f"{column_letter(c)}{r + 1}"), "values": [[value]]}
-            for (r, c), value in sorted(cells.items())
-        ]
-        if data:
-            body = {"valueInputOption": "RAW", "data": data}
-            self._call(lambda: self._api.values_batch_update(self.key, body))
+        return {title: cells} if cells else {}
 
     def init(self, *, game: str) -> None:
         meta, tables = self._load()
@@ -169,8 +193,7 @@ class GoogleSheet:
                 grids[found or title] = _grid(rows, meta.zone)
         if not grids:
             return
-        self._make_room(meta, {title: _extent(rows) for title, rows in grids.items()})
-        self._put(grids)
+        self._write(meta, grids)
         log.info("%s: wrote the starter rows of %s", self.key, ", ".join(grids))
 
     # --- requests ----------------------------------------------------------------------------------
@@ -183,6 +206,7 @@ class GoogleSheet:
         self._meta = _parse_metadata(self.key, raw)
         tables = {str(sheet["properties"]["title"]): _parse_table(sheet) for sheet in raw.get("sheets", [])}
         self._extents = {title: _extent(table.rows) for title, table in tables.items()}
+        self._tables = tables
         return self._meta, tables
 
     def _required(self, meta: _Metadata, wanted: str) -> str:
@@ -191,38 +215,79 @@ class GoogleSheet:
             raise WorkbookError(f"the sheet {self.key} has no {wanted} tab; run `courier init`")
         return title
 
-    def _make_room(self, meta: _Metadata, needs: Mapping[str, Extent]) -> None:
-        """Add missing tabs and grow grids too small for ``needs``, in one ``batchUpdate``."""
+    def _write(
+        self,
+        meta: _Metadata,
+        grids: Mapping[str, list[list[object]]],
+        cells: Mapping[str, Mapping[tuple[int, int], object]] | None = None,
+    ) -> None:
+        """Every grid from A1 in ONE request: a RAW ``values:batchUpdate`` when the tabs exist and
+        are big enough; else one ``spreadsheets.batchUpdate`` that adds or grows them and then
+        writes the cells (its requests apply in order, all or none), so even the first
+        publication costs one write."""
+        cells = cells or {}
+        new_tabs, changes = self._room(meta, {title: _extent(grid) for title, grid in grids.items()})
+        if not changes:
+            self._put(grids, cells)
+            return
+        tabs = {**meta.tabs, **new_tabs}
+        writes = [_update_cells(tabs[title].sheet_id, grid) for title, grid in grids.items() if grid]
+        writes += [
+            _update_cells(tabs[title].sheet_id, [[value]], at=at)
+            for title, placed in cells.items()
+            for at, value in sorted(placed.items())
+        ]
+        self._call(lambda: self._api.batch_update(self.key, {"requests": changes + writes}))
+        for tab in new_tabs.values():
+            self._extents[tab.title] = (0, 0)
+        meta.tabs.update(new_tabs)
+        for title, grid in grids.items():
+            rows, columns = _extent(grid)
+            tab = meta.tabs[title]
+            tab.grid = (max(tab.grid[0], rows), max(tab.grid[1], columns))
+
+    def _room(
+        self, meta: _Metadata, needs: Mapping[str, Extent]
+    ) -> tuple[dict[str, _Tab], list[dict[str, Any]]]:
+        """The tabs to add (with ids chosen here, so cells can be written in the same request) and
+        the requests that add missing tabs and grow grids too small for ``needs``."""
+        new_tabs: dict[str, _Tab] = {}
         changes: list[dict[str, Any]] = []
+        taken = {tab.sheet_id for tab in meta.tabs.values()}
         for title, (rows, columns) in needs.items():
             tab = meta.tabs.get(title)
             if tab is None:
-                size = {"rowCount": max(rows, NEW_TAB_GRID[0]), "columnCount": max(columns, NEW_TAB_GRID[1])}
-                changes.append({"addSheet": {"properties": {"title": title, "gridProperties": size}}})
+                sheet_id = min(set(range(1, len(taken) + 2)) - taken)
+                taken.add(sheet_id)
+                size = (max(rows, NEW_TAB_GRID[0]), max(columns, NEW_TAB_GRID[1]))
+                new_tabs[title] = _Tab(sheet_id, title, size)
+                grid = {"rowCount": size[0], "columnCount": size[1]}
+                properties = {"sheetId": sheet_id, "title": title, "gridProperties": grid}
+                changes.append({"addSheet": {"properties": properties}})
                 continue
             for dimension, have, need in (("ROWS", tab.grid[0], rows), ("COLUMNS", tab.grid[1], columns)):
                 if need > have:
                     grow = {"sheetId": tab.sheet_id, "dimension": dimension, "length": need - have}
                     changes.append({"appendDimension": grow})
-        if not changes:
-            return
-        reply = self._call(lambda: self._api.batch_update(self.key, {"requests": changes}))
-        for answer in reply.get("replies", []):
-            if "addSheet" in answer:
-                tab = _parse_tab(answer["addSheet"]["properties"])
-                meta.tabs[tab.title] = tab
-                self._extents[tab.title] = (0, 0)
-        for title, (rows, columns) in needs.items():
-            tab = meta.tabs[title]
-            tab.grid = (max(tab.grid[0], rows), max(tab.grid[1], columns))
+        return new_tabs, changes
 
-    def _put(self, grids: Mapping[str, list[list[object]]]) -> None:
-        """Every grid from A1 in one RAW ``values:batchUpdate``: typed text stays text."""
+    def _put(
+        self,
+        grids: Mapping[str, list[list[object]]],
+        cells: Mapping[str, Mapping[tuple[int, int], object]] | None = None,
+    ) -> None:
+        """Every grid from A1, and single cells, in one RAW ``values:batchUpdate``: typed text
+        stays text."""
         data = [
             {"range": absolute_range_name(title, f"A1:{column_letter(columns - 1)}{rows}"), "values": grid}
             for title, grid in grids.items()
             for rows, columns in [_extent(grid)]
             if rows
+        ]
+        data += [
+            {"range": absolute_range_name(title, f"{column_letter(c)}{r + 1}"), "values": [[value]]}
+            for title, placed in (cells or {}).items()
+            for (r, c), value in sorted(placed.items())
         ]
         if data:
             body = {"valueInputOption": "RAW", "data": data}
@@ -372,6 +437,24 @@ def _extent(rows: Sequence[Sequence[object]]) -> Extent:
 
 def _grid(rows: Sequence[Row], zone: ZoneInfo) -> list[list[object]]:
     return [[_literal(value, zone) for value in row] for row in rows]
+
+
+def _update_cells(sheet_id: int, grid: list[list[object]], *, at: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+    """An updateCells request writing ``grid`` from ``at`` (row, column; A1 by default) as RAW
+    writes it: text stays text (a stringValue is never a formula), an empty string empties the cell."""
+    rows = [{"values": [_cell_data(value) for value in row]} for row in grid]
+    start = {"sheetId": sheet_id, "rowIndex": at[0], "columnIndex": at[1]}
+    return {"updateCells": {"start": start, "rows": rows, "fields": "userEnteredValue"}}
+
+
+def _cell_data(value: object) -> dict[str, Any]:
+    if value == "" or value is None:
+        return {}
+    if isinstance(value, bool):
+        return {"userEnteredValue": {"boolValue": value}}
+    if isinstance(value, int | float):
+        return {"userEnteredValue": {"numberValue": value}}
+    return {"userEnteredValue": {"stringValue": str(value)}}
 
 
 def _pad(rows: list[list[object]], old: Extent) -> list[list[object]]:

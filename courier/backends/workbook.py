@@ -72,25 +72,36 @@ class XlsxWorkbook:
         finally:
             book.close()
 
-    def write_public(self, *, ledger: Sequence[Row], history: Sequence[Row]) -> None:
-        if self._replace_cells({LEDGER_TAB: ledger, HISTORY_TAB: history}):
+    def write_public(
+        self,
+        *,
+        ledger: Sequence[Row],
+        history: Sequence[Row],
+        players: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> None:
+        if not players and self._replace_cells({LEDGER_TAB: ledger, HISTORY_TAB: history}):
             return
         book = self._load(read_only=False)
         for title, rows in ((LEDGER_TAB, ledger), (HISTORY_TAB, history)):
             sheet = _find_tab(book, title) or book.create_sheet(title)
             sheet.delete_rows(1, sheet.max_row)
             _fill(sheet, rows, self.zone)
+        if players:
+            self._set_players(book, players)
         self._save(book)
 
     def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
         book = self._load(read_only=False)
+        if self._set_players(book, changes):
+            self._save(book)
+
+    def _set_players(self, book: Book, changes: Mapping[str, Mapping[str, str]]) -> bool:
+        """Set the Players cells ``changes`` names that differ; False when none does."""
         sheet = self._tab(book, PLAYERS_TAB)
         cells = player_cells(_table(sheet), changes)
-        if not cells:
-            return
         for (row, column), value in cells.items():
             _fill_cell(sheet.cell(row=row + 1, column=column + 1), value)
-        self._save(book)
+        return bool(cells)
 
     def init(self, *, game: str) -> None:
         exists = self.path.exists()

@@ -45,8 +45,10 @@ __all__ = [
     "imap_ca",
     "imap_server",
     "inbox_settings",
+    "logins",
     "new_user",
     "pymap_server",
+    "running_imap",
 ]
 
 PASSWORD = "secret"  # every user's password; Dovecot's XOAUTH2 also takes it as the access token
@@ -67,6 +69,15 @@ class ImapServer:
     security: str = "plain"
     ca_file: Path | None = None
     password_file: Path | None = None  # holds PASSWORD, for settings that read a secret from a file
+    log: Path | None = None  # where the server logs each login (``logins``)
+
+
+def logins(server: ImapServer, username: str) -> int:
+    """Logins of ``username`` so far, as the server logged them: Dovecot's own "Login: user=<...>"
+    lines; our pymap wrapper writes the same line."""
+    if server.log is None or not server.log.exists():
+        return 0
+    return server.log.read_text(errors="replace").count(f"Login: user=<{username}>,")
 
 
 def new_user(server: ImapServer) -> tuple[str, str]:
@@ -179,6 +190,20 @@ def imap_server(request: pytest.FixtureRequest) -> ImapServer:
     return server
 
 
+@contextlib.contextmanager
+def running_imap(kind: str, root: Path, ca: trustme.CA) -> Iterator[ImapServer]:
+    """Dovecot ("dovecot": implicit TLS) or pymap ("pymap") under ``root`` (a new folder Dovecot's
+    processes can reach: mode 0755, not pytest's tmp dir) while the block runs; for benchmarks."""
+    if kind == "dovecot":
+        process, server, _ = _start_dovecot(root, ca)
+    else:
+        process, server = _start_pymap(root, ca)
+    try:
+        yield server
+    finally:
+        _stop(process)
+
+
 # --- Dovecot --------------------------------------------------------------------------------------
 
 
@@ -210,8 +235,9 @@ def _start_dovecot(root: Path, ca: trustme.CA) -> tuple[subprocess.Popen[bytes],
     log = (root / "stdout.log").open("wb")
     process = subprocess.Popen([str(DOVECOT), "-F", "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
     context = ca_context(ca)
-    plain = ImapServer("127.0.0.1", plain_port, "dovecot", None, "plain", ca_file, password_file)
-    tls = ImapServer("127.0.0.1", tls_port, "dovecot", context, "tls", ca_file, password_file)
+    logged = root / "dovecot.log"
+    plain = ImapServer("127.0.0.1", plain_port, "dovecot", None, "plain", ca_file, password_file, logged)
+    tls = ImapServer("127.0.0.1", tls_port, "dovecot", context, "tls", ca_file, password_file, logged)
     _await_greeting(process, plain_port, root / "dovecot.log")
     return process, tls, plain
 
@@ -292,7 +318,9 @@ def _start_pymap(root: Path, ca: trustme.CA) -> tuple[subprocess.Popen[bytes], I
         process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "FQDN": "localhost"}
         )
-    server = ImapServer("127.0.0.1", port, "pymap", ca_context(ca), "starttls", ca_file, password_file)
+    server = ImapServer(
+        "127.0.0.1", port, "pymap", ca_context(ca), "starttls", ca_file, password_file, log_path
+    )
     _await_greeting(process, port, log_path)
     return process, server
 
@@ -316,7 +344,9 @@ def _serve_pymap() -> None:
         name = credentials.authcid
         if name not in self.users_dict:
             self.users_dict[name] = UserMetadata(self.config, name, password=hashed)
-        return await authenticate(self, credentials)
+        identity = await authenticate(self, credentials)
+        print(f"Login: user=<{name}>, as Dovecot logs it", flush=True)  # counted by ``logins``
+        return identity
 
     Login.authenticate = authenticate_anyone  # type: ignore[method-assign]
     main()

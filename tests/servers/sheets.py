@@ -10,10 +10,14 @@ number, and a cell whose display differs from its value as ``Formatted(value, te
 ``Formatted(0.8333333333333334, "20:00")``). ``spreadsheets.get`` serves grid data (formattedValue,
 effectiveValue, userEnteredValue per cell) when ``includeGridData=true`` or a ``fields`` mask asks for
 it, and applies the mask (unknown field names are refused like Google refuses them).
-Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``."""
+``spreadsheets.batchUpdate`` knows addSheet (with a chosen ``sheetId`` or not), appendDimension and
+updateCells (``fields=userEnteredValue``), applied in order, all or none.
+Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``; outside
+pytest, ``serve_sheets()`` and ``write_credentials()``."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -38,10 +42,12 @@ __all__ = [
     "Logged",
     "Spreadsheet",
     "Tab",
+    "serve_sheets",
     "service_account_info",
     "sheets_credentials",
     "sheets_server",
     "sheets_settings",
+    "write_credentials",
 ]
 
 SERVICE_ACCOUNT = "courier@courier-test.iam.gserviceaccount.com"
@@ -289,7 +295,10 @@ def _structure(sheet: Spreadsheet, request: Mapping[str, Any]) -> dict[str, Any]
         if any(tab.title == title for tab in sheet.tabs):
             raise ApiError(400, "INVALID_ARGUMENT", f'A sheet with the name "{title}" already exists.')
         grid = properties.get("gridProperties", {})
-        tab = Tab(max((t.sheet_id for t in sheet.tabs), default=0) + 1, title)
+        sheet_id = properties.get("sheetId", max((t.sheet_id for t in sheet.tabs), default=0) + 1)
+        if any(tab.sheet_id == sheet_id for tab in sheet.tabs):
+            raise ApiError(400, "INVALID_ARGUMENT", f"A sheet with the ID {sheet_id} already exists.")
+        tab = Tab(sheet_id, title)
         tab.rows, tab.columns = grid.get("rowCount", 1000), grid.get("columnCount", 26)
         sheet.tabs.append(tab)
         return {"addSheet": {"properties": _properties(tab, len(sheet.tabs) - 1)}}
@@ -301,7 +310,39 @@ def _structure(sheet: Spreadsheet, request: Mapping[str, Any]) -> dict[str, Any]
         else:
             tab.columns += grow["length"]
         return {}
+    if "updateCells" in request:
+        _update_cells(sheet, request["updateCells"])
+        return {}
     raise ApiError(400, "INVALID_ARGUMENT", f"the fake does not know {sorted(request)}")
+
+
+def _update_cells(sheet: Spreadsheet, request: Mapping[str, Any]) -> None:
+    """updateCells from ``start`` with ``fields`` "userEnteredValue": a CellData without one clears
+    the cell; stringValue is stored as typed (never a formula: that is formulaValue)."""
+    if request.get("fields") != "userEnteredValue":
+        raise ApiError(400, "INVALID_ARGUMENT", "the fake updates cells with fields=userEnteredValue only")
+    start = request["start"]
+    found = [t for t in sheet.tabs if t.sheet_id == start.get("sheetId", 0)]
+    if not found:
+        raise ApiError(400, "INVALID_ARGUMENT", f"No grid with id: {start.get('sheetId', 0)}")
+    tab, r0, c0 = found[0], start.get("rowIndex", 0), start.get("columnIndex", 0)
+    rows = request.get("rows", [])
+    height, width = len(rows), max((len(row.get("values", [])) for row in rows), default=0)
+    if r0 + height > tab.rows or c0 + width > tab.columns:
+        raise ApiError(400, "INVALID_ARGUMENT", f"Invalid updateCells: beyond the grid of {tab.title}")
+    for r, row in enumerate(rows):
+        for c, data in enumerate(row.get("values", [])):
+            entered = data.get("userEnteredValue", {})
+            if "formulaValue" in entered:
+                tab.cells[(r0 + r, c0 + c)] = Formula(entered["formulaValue"])
+                continue
+            value = next(
+                (entered[k] for k in ("stringValue", "numberValue", "boolValue") if k in entered), ""
+            )
+            if value == "":
+                tab.cells.pop((r0 + r, c0 + c), None)
+            else:
+                tab.cells[(r0 + r, c0 + c)] = value
 
 
 def _get(sheet: Spreadsheet, text: str, render: str) -> dict[str, Any]:
@@ -578,9 +619,10 @@ def service_account_info(token_uri: str) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def sheets_server() -> Iterator[FakeSheets]:
-    """A fresh fake Sheets API; ``.url`` is its base (the ``api_base`` setting)."""
+@contextlib.contextmanager
+def serve_sheets() -> Iterator[FakeSheets]:
+    """A fresh fake Sheets API in a thread while the block runs; ``.url`` is its base (``api_base``).
+    The fixture uses it; so do benchmarks, outside pytest."""
     fake = FakeSheets()
     server = _Server(("127.0.0.1", 0), _Handler)
     server.fake = fake
@@ -596,6 +638,20 @@ def sheets_server() -> Iterator[FakeSheets]:
         thread.join()
 
 
+def write_credentials(path: Path, fake: FakeSheets) -> Path:
+    """A service-account key file at ``path`` whose token_uri is the fake's /token. Callers also
+    switch off google-auth's "regional access boundary" lookup (see ``sheets_credentials``)."""
+    path.write_text(json.dumps(service_account_info(f"{fake.url}/token")), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def sheets_server() -> Iterator[FakeSheets]:
+    """A fresh fake Sheets API; ``.url`` is its base (the ``api_base`` setting)."""
+    with serve_sheets() as fake:
+        yield fake
+
+
 @pytest.fixture
 def sheets_credentials(tmp_path: Path, sheets_server: FakeSheets, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A service-account key file whose token_uri is the fake's /token. google-auth would also look
@@ -604,9 +660,7 @@ def sheets_credentials(tmp_path: Path, sheets_server: FakeSheets, monkeypatch: p
     monkeypatch.setattr(
         service_account.Credentials, "_is_regional_access_boundary_lookup_required", lambda self: False
     )
-    path = tmp_path / "service-account.json"
-    path.write_text(json.dumps(service_account_info(f"{sheets_server.url}/token")), encoding="utf-8")
-    return path
+    return write_credentials(tmp_path / "service-account.json", sheets_server)
 
 
 @pytest.fixture

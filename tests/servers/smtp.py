@@ -32,6 +32,7 @@ __all__ = [
     "make_smtp_server",
     "per_recipient",
     "smtp_ca",
+    "start_smtp_server",
 ]
 
 USER = "courier@courier.test"
@@ -79,6 +80,24 @@ class Recorder:
     rcpt_replies: dict[str, str] = field(default_factory=dict)
     data_reply: str | None = None
     hang_up: bool = False  # drop the connection instead of answering DATA
+    sessions: list[SMTP] = field(default_factory=list)  # one per connection that said EHLO/HELO
+
+    async def handle_EHLO(
+        self, server: SMTP, session: Session, envelope: Envelope, hostname: str, responses: list[str]
+    ) -> list[str]:
+        self._greeted(server, session, hostname)
+        return responses
+
+    async def handle_HELO(self, server: SMTP, session: Session, envelope: Envelope, hostname: str) -> str:
+        self._greeted(server, session, hostname)
+        return f"250 {server.hostname}"
+
+    def _greeted(self, server: SMTP, session: Session, hostname: str) -> None:
+        """aiosmtpd makes one ``SMTP`` per connection (and a new ``Session`` after STARTTLS, when
+        the client greets again): one session. With a hook, remembering the greeting is ours."""
+        session.host_name = hostname
+        if not any(known is server for known in self.sessions):
+            self.sessions.append(server)
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
@@ -124,6 +143,11 @@ class SmtpServer:
     @property
     def received(self) -> list[Received]:
         return self.recorder.received
+
+    @property
+    def sessions(self) -> int:
+        """Connections that greeted the server (EHLO or HELO), whether or not they sent anything."""
+        return len(self.recorder.sessions)
 
     @property
     def connections(self) -> int:
@@ -191,6 +215,31 @@ def smtp_ca() -> trustme.CA:
     return trustme.CA()
 
 
+def start_smtp_server(
+    ca: trustme.CA,
+    files: Path,
+    security: str = "starttls",
+    *,
+    auth: bool = True,
+    on_message: OnMessage | None = None,
+) -> tuple[SmtpServer, Controller]:
+    """A running server and its controller (``controller.stop()`` ends it); ``files`` (an existing
+    folder) receives the CA and the password file the settings name. Benchmarks call it directly."""
+    ca_file = files / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    password_file = files / "password"
+    password_file.write_text(PASSWORD + "\n", encoding="utf-8")
+    auth = auth and security != "plain"
+    recorder = Recorder(on_message=on_message)
+    controller, port = _start(security, ca, recorder, auth=auth)
+    outbox: dict[str, Any] = {"type": "smtp", "host": "127.0.0.1", "port": port, "security": security}
+    if security != "plain":
+        outbox["ca_file"] = str(ca_file)
+    if auth:
+        outbox.update(username=USER, password_file=str(password_file))
+    return SmtpServer("127.0.0.1", port, security, recorder, outbox), controller
+
+
 @pytest.fixture
 def make_smtp_server(smtp_ca: trustme.CA, tmp_path: Path) -> Iterator[Callable[..., SmtpServer]]:
     """``make_smtp_server(security="starttls", *, auth=True, on_message=None) -> SmtpServer``.
@@ -199,24 +248,13 @@ def make_smtp_server(smtp_ca: trustme.CA, tmp_path: Path) -> Iterator[Callable[.
     controllers: list[Controller] = []
     files = tmp_path / "smtp-server"
     files.mkdir()
-    ca_file = files / "ca.pem"
-    smtp_ca.cert_pem.write_to_path(str(ca_file))
-    password_file = files / "password"
-    password_file.write_text(PASSWORD + "\n", encoding="utf-8")
 
     def make(
         security: str = "starttls", *, auth: bool = True, on_message: OnMessage | None = None
     ) -> SmtpServer:
-        auth = auth and security != "plain"
-        recorder = Recorder(on_message=on_message)
-        controller, port = _start(security, smtp_ca, recorder, auth=auth)
+        server, controller = start_smtp_server(smtp_ca, files, security, auth=auth, on_message=on_message)
         controllers.append(controller)
-        outbox: dict[str, Any] = {"type": "smtp", "host": "127.0.0.1", "port": port, "security": security}
-        if security != "plain":
-            outbox["ca_file"] = str(ca_file)
-        if auth:
-            outbox.update(username=USER, password_file=str(password_file))
-        return SmtpServer("127.0.0.1", port, security, recorder, outbox)
+        return server
 
     yield make
     for controller in controllers:
