@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import diplomacy  # type: ignore[import-untyped]
+import diplomacy
 
 from engine.diplomacy import (
     STANDARD,

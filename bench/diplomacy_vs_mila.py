@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for `engine`
 
-from _mila import (
+from bench._mila import (
     UNKNOWN,
     MilaGame,
     Outcome,
@@ -37,7 +37,6 @@ from _mila import (
     power_units,
     random_movement_orders,
 )
-
 from engine import RULESETS
 from engine.diplomacy import (
     STANDARD,

@@ -237,7 +237,8 @@ def report(results: dict[int, dict[str, Measure]], *, games: int, mails: int) ->
 
 def main() -> None:
     if "--servers" in sys.argv[1:]:  # the second mode: requests per game per tick, over the wire
-        from tick_requests import main as requests_main
+        sys.path.insert(0, _repo())  # bench/ and tests/servers as packages
+        from bench.tick_requests import main as requests_main
 
         requests_main([a for a in sys.argv[1:] if a != "--servers"])
         return
