@@ -427,8 +427,11 @@ class _Writer(BytesGenerator):
     report with a map has ten thousand lines; the output is the same)."""
 
     def _write_lines(self, lines: str) -> None:
-        if lines:
-            self.write(self._NL.join(_LINE_END.split(lines)))  # type: ignore[attr-defined]
+        newline: str = self._NL  # type: ignore[attr-defined]
+        if newline == "\n" and "\r" not in lines:
+            self.write(lines)  # already in this generator's line endings (base64 always is)
+        elif lines:
+            self.write(newline.join(_LINE_END.split(lines)))
 
 
 def mail_bytes(message: EmailMessage) -> bytes:

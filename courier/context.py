@@ -63,6 +63,7 @@ class Tick:
     new_journal: bool = False  # the operator's word that an empty journal starts every game over
     reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
     views: dict[str, GameView] = field(default_factory=dict)  # decoded games; see ``view``
+    settled: dict[str, Any] = field(default_factory=dict)  # rounds resolved ahead (rounds.settle)
 
     def view(self, game_id: str) -> GameView | None:
         """The game's journal row and its decoded state, read once per tick and kept up to date by

@@ -615,9 +615,13 @@ class Journal:
         ).fetchall()
         return [OutboxRow(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), r[7], _dt(r[8])) for r in rows]
 
-    def mark_sent(self, row_id: int, at: datetime) -> None:
+    def mark_sent(self, row_id: int, at: datetime, *, kept: bytes | None = None) -> None:
+        """The mail went out; ``kept`` replaces its bytes (the copy kept for a while, see send.py)."""
         with self.transaction(durable=False) as db:  # lost in a power cut: sent once more
-            db.execute("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?", (_ts(at), row_id))
+            db.execute(
+                "UPDATE outbox SET status = 'sent', sent_at = ?, raw = COALESCE(?, raw) WHERE id = ?",
+                (_ts(at), kept, row_id),
+            )
 
     def mark_attempt(self, row_id: int, error: str, *, failed: bool, at: datetime) -> None:
         with self.transaction(durable=False) as db:  # lost in a power cut: tried once more

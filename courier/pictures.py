@@ -65,6 +65,7 @@ def end_drawing() -> None:
         helper.wait()
     _helpers.clear()
     _pending.clear()
+    _drawn.clear()
 
 
 def _cores() -> int:
@@ -72,11 +73,21 @@ def _cores() -> int:
 
 
 def _pictures(ruleset: Any, state: Any, viewer: str | None) -> list[Picture]:
-    return ruleset.pictures(state, viewer) if isinstance(ruleset, Illustrated) else []
+    """Drawn once per state and viewer (states are frozen): the maps' forecast and the mail share
+    one drawing. The entry keeps the ruleset and state alive, so their ids are not reused."""
+    if not isinstance(ruleset, Illustrated):
+        return []
+    key = (id(ruleset), id(state), viewer)
+    if key not in _drawn:
+        if len(_drawn) > 1024:
+            _drawn.clear()
+        _drawn[key] = (ruleset, state, ruleset.pictures(state, viewer))
+    return _drawn[key][2]
 
 
 _rendered: OrderedDict[str, bytes] = OrderedDict()
 _pending: dict[str, Future[bytes]] = {}
+_drawn: dict[tuple[int, int, str | None], tuple[Any, Any, list[Picture]]] = {}
 _helpers: list[subprocess.Popen[bytes]] = []
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +28,7 @@ from engine.core import (
     OpenResults,
     Outcome,
     QuietRounds,
+    Resolution,
     Submission,
     event_to_json,
     rng_for,
@@ -128,25 +130,45 @@ def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:
     view = tick.view(loaded.config.id)
     if view is None or view.row.finished or _due_at(tick, loaded, view) is None:
         return []
+    resolution = settle(tick, loaded, view).resolution
+    outcome = loaded.config.ruleset.outcome(resolution.state)
+    recipients = report_recipients(loaded.config, view.row, resolution.state, resolution.events, outcome)
+    viewers: list[str | None] = [*(p.name for p in recipients), None]  # None: the organiser's map
+    return map_svgs(loaded.config.ruleset, resolution.state, viewers)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A due round worked out: the state resolution starts from, the orders, and the resolution."""
+
+    view: GameView
+    state: Any
+    submissions: dict[str, Submission]
+    resolution: Resolution
+
+
+def settle(tick: Tick, loaded: LoadedGame, view: GameView) -> Settled:
+    """The round's resolution, worked out once a tick: the maps' forecast and the round itself share
+    it. It is kept only while the game's view is the one it was worked out from (any change to the
+    game gives it a new view)."""
+    kept = tick.settled.get(view.row.id)
+    if isinstance(kept, Settled) and kept.view is view:
+        return kept
     ruleset, row = loaded.config.ruleset, view.row
-    settled, submissions = final_submissions(tick, loaded, view)
-    resolution = ruleset.resolve(settled, submissions, rng_for(row.seed, row.phase_key, "resolve"))
-    outcome = ruleset.outcome(resolution.state)
-    recipients = report_recipients(loaded.config, row, resolution.state, resolution.events, outcome)
-    return map_svgs(ruleset, resolution.state, _viewers(recipients))
-
-
-def _viewers(recipients: Sequence[Player]) -> list[str | None]:
-    return [*(p.name for p in recipients), None]  # None: the organiser's unfogged map
+    state, submissions = final_submissions(tick, loaded, view)
+    resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
+    settled = Settled(view, state, submissions, resolution)
+    tick.settled[row.id] = settled
+    return settled
 
 
 def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetime) -> None:
     config = loaded.config
     ruleset, row, state = config.ruleset, view.row, view.state
     prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
-    settled, submissions = final_submissions(tick, loaded, view)
+    settled = settle(tick, loaded, view)
+    submissions, resolution = settled.submissions, settled.resolution
     resolved_label = ruleset.phase(state).label
-    resolution = ruleset.resolve(settled, submissions, rng_for(row.seed, row.phase_key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
@@ -164,7 +186,6 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         finished=outcome is not None,
     )
     recipients = report_recipients(config, row, resolution.state, resolution.events, outcome)
-    predraw(map_svgs(ruleset, resolution.state, _viewers(recipients)))  # a round the tick did not foresee
     mails = [
         (
             player,

@@ -9,6 +9,7 @@ is told, so a server that stores and hangs up cannot make us send a mail without
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime, timedelta
 from email import message_from_bytes
 from email.message import Message
@@ -25,9 +26,15 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 6
 FIRST_WAIT = timedelta(minutes=5)
-# How long a sent mail's bytes stay in the journal: long enough to look into a player's complaint
-# ("no report came"), short enough that a journal copy is not mostly maps already delivered.
+# How long a sent mail's text stays in the journal: long enough to look into a player's complaint
+# ("no report came"); its pictures leave when it is sent (the state draws them again), so a journal
+# and every copy of it is not mostly maps already delivered.
 SENT_MAIL_KEPT = timedelta(days=2)
+PICTURE_DROPPED = b"(picture sent, then dropped from the journal; the game's state draws it again)"
+# An image part's headers, then its base64 lines ("-" is not base64: the boundary line ends them).
+_PICTURE = re.compile(
+    rb"(^Content-Type: image/[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)(?:[A-Za-z0-9+/=]+\r?\n)+", re.M
+)
 
 
 def drain_outbox(tick: Tick) -> None:
@@ -62,7 +69,7 @@ def _send_queued(tick: Tick) -> None:
                 _tell_organiser_of_bounce(tick, row.game, row.recipient, str(e))
             continue
         faults.checkpoint("send.sent")
-        tick.journal.mark_sent(row.id, tick.now)
+        tick.journal.mark_sent(row.id, tick.now, kept=without_pictures(row.raw))
         faults.checkpoint("send.marked")
 
 
@@ -78,6 +85,11 @@ def _send(tick: Tick, raw: bytes) -> None:
         transport.send_raw(raw, headers_of(raw))
     else:
         transport.send(message_from_bytes(raw, policy=default_policy))
+
+
+def without_pictures(raw: bytes) -> bytes:
+    """The mail as sent, each picture's bytes replaced by one line saying so."""
+    return _PICTURE.sub(lambda found: found.group(1) + PICTURE_DROPPED + b"\n", raw)
 
 
 def headers_of(raw: bytes) -> Message:

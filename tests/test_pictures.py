@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from collections import OrderedDict
 from datetime import UTC, datetime
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import default
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +63,6 @@ def report(key: str) -> bytes:
 
 
 def test_report_shows_the_map_inline_and_attaches_the_svg() -> None:
-    from email import message_from_bytes
-    from email.policy import default
-
     message = message_from_bytes(report("k1"), policy=default)
     parts = {part.get_content_type(): part for part in message.walk()}
     png, html = parts["image/png"], parts["text/html"]
@@ -83,9 +82,6 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
     """Pictures are attached and the mail flattened by quicker paths (base64 made once per picture,
     lines written at once); the bytes are those of ``add_related``/``add_attachment`` and
     ``as_bytes``, across several lines of base64 and either kind of line in the bodies."""
-    from email import message_from_bytes
-    from email.policy import default
-
     big = Picture("map-big", "Big", SVG.replace("A5", "A5 " * 400))
     pictures = [
         MailPicture(p.name, p.title, render_png(p.svg), p.svg) for p in (big, *Drawn().pictures(0, "Red"))
@@ -126,6 +122,9 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
         part.set_boundary(str(list(p for p in quick.walk() if p.is_multipart())[number].get_boundary()))
 
     assert mail_bytes(quick) == plain.as_bytes() == quick.as_bytes()
+    odd = EmailMessage()
+    odd.set_payload("a CRLF\r\na CR\ran LF\n")
+    assert mail_bytes(odd) == odd.as_bytes() == b"\na CRLF\na CR\nan LF\n"
     assert message_from_bytes(mail_bytes(quick), policy=default).get_body(("html",)) is not None
 
 
@@ -238,3 +237,31 @@ def test_maps_are_drawn_ahead_by_helper_processes_and_read_the_same(
     assert ("did not draw a map" in caplog.text) == (helper == "no.such.module")
     assert len(helpers) == 2 and all(h.returncode is not None for h in helpers)
     assert not pictures._pending
+
+
+def test_a_sent_reports_pictures_leave_the_journal_its_text_stays(tmp_path: Path) -> None:
+    """Maps are most of a report's bytes: once sent, the journal's copy keeps the text (for a player's
+    complaint) and says where each picture was; the mail that went out carried them whole."""
+    from courier.send import PICTURE_DROPPED
+
+    table = _monarchs(tmp_path)
+    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    (sent,) = [m for m in table.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
+    journal = table.journal()
+    try:
+        (kept,) = journal.db.execute(
+            "SELECT raw FROM outbox WHERE kind = 'report' AND recipient LIKE '%organiser%'"
+        ).fetchone()
+    finally:
+        journal.close()
+
+    copy = message_from_bytes(kept, policy=default)
+    parts = {p.get_content_type(): p for p in copy.walk()}
+    assert parts["text/plain"].get_content() == next(
+        p.get_content() for p in sent.walk() if p.get_content_type() == "text/plain"
+    )
+    assert PICTURE_DROPPED in kept and b"\x89PNG" not in kept and b"iVBORw0KGgo" not in kept
+    assert [p.get_filename() for p in copy.walk() if p.get_content_maintype() == "image"] == [
+        p.get_filename() for p in sent.walk() if p.get_content_maintype() == "image"
+    ]
+    assert len(kept) * 5 < len(sent.as_bytes())
