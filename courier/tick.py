@@ -9,6 +9,7 @@ import json
 import logging
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -134,13 +135,31 @@ def _report_broken_templates(tick: Tick) -> None:
 
 def _sweep_temporaries(deployment: Deployment) -> None:
     """Files a killed tick was writing (the files outbox, a local workbook) are never half there: the
-    rename did not happen. Their temporary copies are removed here."""
+    rename did not happen. Their temporary copies are removed here: beside the workbooks each tick,
+    in the outbox's recipient folders once a day (listing every mail ever sent is not a tick's work)."""
     folders = {Path(g.workbook).parent: 0 for g in deployment.games if g.workbook is not None}
     if deployment.outbox.get("type", "files") == "files" and "path" in deployment.outbox:
-        folders[Path(deployment.outbox["path"])] = 1  # one folder per recipient
+        outbox = Path(deployment.outbox["path"])
+        if _due_daily(outbox / SWEPT_STAMP):
+            folders[outbox] = 1  # one folder per recipient
     for folder, depth in folders.items():
         for path in sweep_temporaries(folder, depth=depth):
             log.info("removed %s, left by an interrupted write", path)
+
+
+SWEPT_STAMP = ".swept"
+
+
+def _due_daily(stamp: Path) -> bool:
+    """True at most once a day (by the stamp file's time), and then the stamp is renewed."""
+    try:
+        if time.time() - stamp.stat().st_mtime < 24 * 3600:
+            return False
+        stamp.touch()
+    except FileNotFoundError:
+        if stamp.parent.is_dir():
+            stamp.touch()
+    return True
 
 
 def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
