@@ -408,3 +408,21 @@ def test_init_writes_the_games_own_settings(tmp_path: Path) -> None:
         "latinum_public",
     } <= set(keys)
     assert XlsxWorkbook(path).read().config["game"] == "startrek"
+
+
+def test_reading_leaves_the_history_tab_alone(tmp_path: Path) -> None:
+    """A tick reads Config, Players, the form and the Ledger; History (a row per player per round)
+    is not opened at all, so even a History part nothing can parse does not stop the read."""
+    path = tmp_path / "g.xlsx"
+    XlsxWorkbook(path).init(game="truce")
+    XlsxWorkbook(path).write_public(ledger=[["Player"], ["alice"]], history=[["Round"], [1]])
+    parts = _parts(path)
+    parts["xl/worksheets/sheet5.xml"] = b"<worksheet><sheetData><row>not XML at all"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+
+    snapshot = XlsxWorkbook(path).read()
+
+    assert snapshot.config["game"] == "truce"
+    assert snapshot.ledger is not None and snapshot.ledger[-1] == ("alice",)

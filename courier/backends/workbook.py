@@ -41,7 +41,7 @@ from courier.backends._sheet_tables import (
 )
 from courier.backends.base import SheetSnapshot, WorkbookError
 from courier.backends.files import atomic_writer
-from courier.backends.xlsx_tabs import replace_cells
+from courier.backends.xlsx_tabs import read_without, replace_cells
 
 __all__ = ["XlsxWorkbook", "write_config"]
 
@@ -60,7 +60,7 @@ class XlsxWorkbook:
             raise WorkbookError(f"unknown time zone {timezone!r} for {self.path.name}") from e
 
     def read(self) -> SheetSnapshot:
-        book = self._load(read_only=True)
+        book = self._load(read_only=True, without=HISTORY_TAB)
         try:
             return parse_snapshot(
                 config=_table(self._tab(book, CONFIG_TAB)),
@@ -121,10 +121,12 @@ class XlsxWorkbook:
         if changed:
             self._save(book)
 
-    def _load(self, *, read_only: bool) -> Book:
+    def _load(self, *, read_only: bool, without: str | None = None) -> Book:
         if not self.path.exists():
             raise WorkbookError(f"{self.path} does not exist; run `courier init`")
         try:
+            if without is not None:  # read-only, the tab left out (a read never needs History)
+                return read_without(self.path, without)
             # data_only: read what a person sees (a formula's last computed value), as Sheets does.
             return openpyxl.load_workbook(self.path, read_only=read_only, data_only=read_only)
         except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError) as e:

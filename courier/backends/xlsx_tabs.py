@@ -1,4 +1,4 @@
-"""Replacing the cells of whole tabs in an .xlsx without loading the rest of the file.
+"""Reading and replacing whole tabs of an .xlsx without loading the rest of the file.
 
 openpyxl loads and saves every tab to change one, and History grows by a row per player per round,
 so publishing a game at round 50 cost five times what it cost at round 1. Here only the tab's own
@@ -23,7 +23,10 @@ from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.reader.excel import ExcelReader
 from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from courier.backends._sheet_tables import find_title
 from courier.backends.files import atomic_writer
@@ -130,3 +133,31 @@ def _text(value: str) -> str:
     clean = _NOT_XML.sub("\ufffd", ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
     space = ' xml:space="preserve"' if clean != clean.strip() else ""
     return f"<t{space}>{escape(clean)}</t>"
+
+
+class _ReaderWithout(ExcelReader):
+    """openpyxl's read-only reader, leaving one tab out: openpyxl parses the start of every tab it
+    lists, and History grows by a row per player per round while a read never needs it."""
+
+    def __init__(self, path: Path, left_out: str) -> None:
+        super().__init__(path, read_only=True, data_only=True)
+        self.left_out = left_out
+
+    def read_worksheets(self) -> None:
+        for sheet, rel in self.parser.find_sheets():
+            if rel.target not in self.valid_files or "chartsheet" in rel.Type:
+                continue
+            if find_title([sheet.name], self.left_out):
+                continue
+            tab = ReadOnlyWorksheet(self.wb, sheet.name, rel.target, self.shared_strings)
+            tab.sheet_state = sheet.state or "visible"
+            self.wb._sheets.append(tab)  # type: ignore[attr-defined]  # as openpyxl's own reader does
+
+
+def read_without(path: Path, left_out: str) -> Workbook:
+    """The workbook as ``openpyxl.load_workbook(path, read_only=True, data_only=True)`` gives it,
+    without the tab titled ``left_out``."""
+    reader = _ReaderWithout(path, left_out)
+    reader.read()
+    book: Workbook = reader.wb
+    return book
