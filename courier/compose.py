@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.generator import BytesGenerator
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -323,6 +324,26 @@ def _tidy(body: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
 
 
+class _KnownHeaders(HeaderRegistry):
+    """The standard header classes, each (name, text) parsed once: a round's hundreds of mails
+    repeat most of their headers (From, a part's Content-Type, a picture's file name), and parsing
+    a header is the email package's dearest step. Header objects are immutable, so sharing is safe."""
+
+    def __call__(self, name: str, value: Any) -> BaseHeader:
+        if isinstance(value, str):
+            return _parsed_header(self, name, value)
+        return super().__call__(name, value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_header(registry: HeaderRegistry, name: str, value: str) -> BaseHeader:
+    return HeaderRegistry.__call__(registry, name, value)
+
+
+# The standard policy (the same bytes), with headers parsed once per value.
+COMPOSING = email.policy.default.clone(header_factory=_KnownHeaders())
+
+
 def compose(
     env: jinja2.Environment,
     kind: str,
@@ -347,7 +368,7 @@ def compose(
         for p in pictures
     ]
     text, html = render_bodies(env, ctx, refs)
-    msg = EmailMessage(policy=email.policy.default)
+    msg = EmailMessage(policy=COMPOSING)
     msg["Subject"] = subject_for(ctx)
     msg["From"] = sender
     msg["To"] = to

@@ -121,7 +121,7 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
     for number, part in enumerate(p for p in plain.walk() if p.is_multipart()):
         part.set_boundary(str(list(p for p in quick.walk() if p.is_multipart())[number].get_boundary()))
 
-    assert mail_bytes(quick) == plain.as_bytes() == quick.as_bytes()
+    assert mail_bytes(quick) == plain.as_bytes() == quick.as_bytes() == quick.as_bytes(policy=default)
     odd = EmailMessage()
     odd.set_payload("a CRLF\r\na CR\ran LF\n")
     assert mail_bytes(odd) == odd.as_bytes() == b"\na CRLF\na CR\nan LF\n"
