@@ -138,16 +138,15 @@ def _sweep_temporaries(deployment: Deployment) -> None:
     rename did not happen. Their temporary copies are removed here: beside the workbooks each tick,
     in the outbox's recipient folders once a day (listing every mail ever sent is not a tick's work)."""
     folders = {Path(g.workbook).parent: 0 for g in deployment.games if g.workbook is not None}
-    if deployment.outbox.get("type", "files") == "files" and "path" in deployment.outbox:
-        outbox = Path(deployment.outbox["path"])
-        if _due_daily(outbox / SWEPT_STAMP):
-            folders[outbox] = 1  # one folder per recipient
+    files_outbox = deployment.outbox.get("type", "files") == "files" and "path" in deployment.outbox
+    if files_outbox and _due_daily(deployment.state_dir / SWEPT_STAMP):
+        folders[Path(deployment.outbox["path"])] = 1  # one folder per recipient
     for folder, depth in folders.items():
         for path in sweep_temporaries(folder, depth=depth):
             log.info("removed %s, left by an interrupted write", path)
 
 
-SWEPT_STAMP = ".swept"
+SWEPT_STAMP = "outbox.swept"  # in state_dir: when the outbox was last swept
 
 
 def _due_daily(stamp: Path) -> bool:

@@ -140,7 +140,6 @@ def test_an_unexpected_error_is_one_line_and_minus_vv_shows_the_traceback(
 def test_temporary_files_of_an_interrupted_write_are_removed(make_table: Callable[..., Table]) -> None:
     table = make_table()
     table.tick(at(0, 8, 5))
-    table.tick(at(0, 8, 30))  # the outbox exists now: its daily sweep is done
     outbox = table.root / "mail" / "sent" / "agatha@players.test"
     left = [outbox / ".0001-welcome.eml.0badcafe.tmp", table.root / ".truce-1.xlsx.deadbeef.tmp"]
     kept = table.root / "notes.tmp"
@@ -150,7 +149,7 @@ def test_temporary_files_of_an_interrupted_write_are_removed(make_table: Callabl
     table.tick(at(0, 9))
     assert not left[1].exists() and left[0].exists() and kept.exists()  # the outbox: once a day
 
-    stamp = table.root / "mail" / "sent" / ".swept"
+    stamp = table.deployment.state_dir / "outbox.swept"
     os.utime(stamp, (time.time() - 86400, time.time() - 86400))
     table.tick(at(0, 10))
     assert not any(p.exists() for p in left) and kept.exists()
