@@ -61,6 +61,9 @@ class Mailer:
         # one, and the tick tells the organiser what to fix (``broken_templates``).
         self.builtin = make_environment() if deployment.templates else None
         self.broken_templates: set[str] = set()
+        # A round's events are the same objects in every recipient's report, and a line depends on
+        # its event alone: each is rendered once (the event kept, so its id is not reused).
+        self._event_lines: dict[int, tuple[Event, str]] = {}
 
     # --- building blocks --------------------------------------------------------------------------
 
@@ -138,6 +141,13 @@ class Mailer:
         return [self._event_line(config.ruleset.name, e) for e in visible_to(events, player)]
 
     def _event_line(self, game: str, event: Event) -> str:
+        kept = self._event_lines.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = (event, self._render_event(game, event))
+            self._event_lines[id(event)] = kept
+        return kept[1]
+
+    def _render_event(self, game: str, event: Event) -> str:
         try:
             return render_event(self.env, game, event)
         except RenderError as e:
