@@ -16,6 +16,7 @@ from engine.core import Submission, rng_for, settle_silent
 from engine.monarchs import MONARCHS, NATIONS, MonarchsState
 from engine.monarchs._court import Court, Courtier, Delivery
 from tests.conftest import Table, text_of
+from tests.test_monarchs_court import CONFIG, addr
 
 KINGS = {"Rex": "red", "Gil": "green", "Bly": "blue"}
 COURTIERS = {f"{n[0].upper()}{i}": n for n in NATIONS for i in range(1, 6)}
@@ -228,21 +229,6 @@ def test_a_court_of_bots_plays_a_whole_game_in_orders_the_game_reads() -> None:
         state = after
     assert moved
     assert isinstance(state.court, Court) and all(state.court.record[n] for n in NATIONS)
-
-
-CONFIG = {
-    "game": "monarchs",
-    "mode": "court",
-    "turns": "2",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "reminders": "none",
-}
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.test"
 
 
 def test_orders_handed_by_mail_reach_the_carrier_alone_at_once(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from courier.pictures import mail_pictures, render_png
 from courier.render import make_environment
 from engine.core import Picture
 from tests.conftest import Table
+from tests.test_monarchs_game import CONFIG as MONARCHS_CONFIG
+from tests.test_monarchs_game import MONARCHS
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
@@ -129,19 +131,8 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
 
 
 def _monarchs(root: Path) -> Table:
-    rows = [
-        {"name": n, "email": f"{n.lower()}@players.test", "role": r}
-        for n, r in (("Rhea", "red"), ("Gus", "green"), ("Bea", "blue"))
-    ]
-    config = {
-        "game": "monarchs",
-        "turns": "2",
-        "timezone": "UTC",
-        "start": "2026-12-01 08:00",
-        "deadlines": "20:00",
-        "reminders": "none",
-    }
-    table = Table(root, config, rows)
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in MONARCHS.items()]
+    table = Table(root, MONARCHS_CONFIG, rows)
     table.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
     return table
 
