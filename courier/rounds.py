@@ -18,7 +18,7 @@ from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
 from courier.outage import add_history_note
-from courier.pictures import map_svgs, predraw
+from courier.pictures import map_svgs, predraw, predraw_done
 from courier.players import absent_players, away_deadline
 from courier.render import render_event
 from courier.seats import silent_seat
@@ -116,14 +116,13 @@ def predraw_due(tick: Tick) -> None:
     (pictures.py), so they draw while the tick writes mail. Each due round is resolved here in
     advance, which is only a forecast: nothing is written, and the round itself, resolved again
     the same way (its randomness is seeded), meets and reports any problem."""
-    svgs: list[str] = []
     for game_id, loaded in tick.games.items():
         if game_id not in tick.failed_games:
             try:
-                svgs += _maps_of_due_round(tick, loaded)
+                predraw(_maps_of_due_round(tick, loaded))  # the helpers start on the first game's
             except Exception:
                 log.debug("no forecast of %s's maps", game_id, exc_info=True)
-    predraw(svgs)
+    predraw_done()
 
 
 def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:

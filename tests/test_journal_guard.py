@@ -194,6 +194,27 @@ def test_old_copies_are_pruned_by_count(tmp_path: Path) -> None:
     assert names == ["journal-20261201T130000Z.sqlite", "journal-20261201T140000Z.sqlite"]
 
 
+def test_a_copy_holds_the_journal_without_its_unused_pages(tmp_path: Path) -> None:
+    """Delivered maps leave the journal, but SQLite keeps their pages for reuse: a copy leaves them
+    out, and it is still the whole journal (every game replays from it)."""
+    from courier.backups import backup_journal, check_backup
+    from courier.config import BackupPolicy
+
+    t = truce(tmp_path)
+    t.tick(START)
+    journal = t.journal()
+    with journal.transaction() as db:
+        db.execute("INSERT INTO meta (key, value) VALUES ('bulk', ?)", ("x" * 5_000_000,))
+    with journal.transaction() as db:
+        db.execute("DELETE FROM meta WHERE key = 'bulk'")
+    copy = backup_journal(journal, tmp_path / "copies", now=START, policy=BackupPolicy())
+    journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    journal.close()
+
+    assert copy.stat().st_size * 4 < t.deployment.journal_path.stat().st_size
+    assert check_backup(copy) == ["truce-1: 0 round(s) replay"]
+
+
 def test_mail_forgotten_with_the_journal_is_read_again_with_reread_since(tmp_path: Path) -> None:
     """A journal put back from an older copy has forgotten mail the inbox already marked read;
     `courier tick --reread-since` journals it again, and only once."""

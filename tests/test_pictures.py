@@ -226,7 +226,7 @@ def test_maps_are_drawn_ahead_by_helper_processes_and_read_the_same(
 
     assert [m.png for m in mailed] == [render_png(m.svg) for m in mailed]
     assert ("did not draw a map" in caplog.text) == (helper == "no.such.module")
-    assert len(helpers) == 2 and all(h.returncode is not None for h in helpers)
+    assert len(helpers) == 2 and all(h.process.returncode is not None for h in helpers)
     assert not pictures._pending
 
 
