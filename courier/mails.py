@@ -140,6 +140,10 @@ class Mailer:
     def _lines(self, config: GameConfig, events: Sequence[Event], player: str | None) -> list[str]:
         return [self._event_line(config.ruleset.name, e) for e in visible_to(events, player)]
 
+    def forget_event_lines(self) -> None:
+        """A round's mail is written: its event lines will not be asked for again."""
+        self._event_lines.clear()
+
     def _event_line(self, game: str, event: Event) -> str:
         kept = self._event_lines.get(id(event))
         if kept is None or kept[0] is not event:

@@ -28,7 +28,15 @@ from courier.compose import MailPicture
 from courier.render_worker import read_item, render_png, write_item
 from engine.core import Illustrated, Picture
 
-__all__ = ["end_drawing", "mail_pictures", "map_svgs", "predraw", "predraw_done", "render_png"]
+__all__ = [
+    "end_drawing",
+    "forget_pictures",
+    "mail_pictures",
+    "map_svgs",
+    "predraw",
+    "predraw_done",
+    "render_png",
+]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +73,12 @@ def predraw_done() -> None:
     """No more maps this tick: the helpers end once they have drawn what they were given."""
     for helper in _helpers:
         helper.inbox.put(None)
+
+
+def forget_pictures(state: Any) -> None:
+    """The drawings of ``state`` are mailed: drop them (a tick of 100 rounds would keep them all)."""
+    for key in [k for k in _drawn if k[1] == id(state)]:
+        del _drawn[key]
 
 
 def end_drawing() -> None:

@@ -18,7 +18,7 @@ from courier.control import control, kicked, round_key
 from courier.journal import GameRow
 from courier.newcomers import participants
 from courier.outage import add_history_note
-from courier.pictures import map_svgs, predraw, predraw_done
+from courier.pictures import forget_pictures, map_svgs, predraw, predraw_done
 from courier.players import absent_players, away_deadline
 from courier.render import render_event
 from courier.seats import silent_seat
@@ -251,5 +251,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         if arbiter is not None:
             tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
     tick.remember(new_row, resolution.state)
+    tick.settled.pop(row.id, None)  # the round is done: its forecast, drawings and lines can go
+    forget_pictures(resolution.state)
+    tick.mailer.forget_event_lines()
     log.info("%s: resolved %s%s", row.id, row.phase_key, " (game over)" if outcome else "")
     faults.checkpoint("resolve.committed")
