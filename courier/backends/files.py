@@ -124,8 +124,8 @@ class EmlDirectory:
         message_id = str(headers.get("Message-ID", "")).strip()
         try:
             index = self._folder(folder)
-            target = index.files.get(message_id) if message_id else None
-            target = target or index.next_file(_slug(str(headers.get("Subject", ""))))
+            known = index.files.get(message_id) if message_id else None
+            target = folder / known if known else index.next_file(_slug(str(headers.get("Subject", ""))))
             with atomic_writer(target) as file:
                 file.write(raw)
             index.note(message_id, target)
@@ -147,20 +147,21 @@ class _Folder:
 
     INDEX = ".message-ids"
 
-    def __init__(self, folder: Path, files: dict[str, Path], highest: int) -> None:
+    def __init__(self, folder: Path, files: dict[str, str], highest: int) -> None:
         self.folder = folder
         self.files = files
         self.highest = highest
 
     @classmethod
     def read(cls, folder: Path) -> _Folder:
-        names = {f.name for f in folder.iterdir() if _NUMBERED.match(f.name)}
+        # Names, not paths: a recipient's folder holds every mail it was ever sent.
+        names = {name for name in os.listdir(folder) if _NUMBERED.match(name)}
         noted = _read_index(folder / cls.INDEX)
-        files = {mid: folder / name for mid, name in noted.items() if name in names}
+        files = {mid: name for mid, name in noted.items() if name in names}
         unnoted = sorted(names - set(noted.values()))
         for name in unnoted:
             if found := _message_id_of(folder / name):
-                files.setdefault(found, folder / name)
+                files.setdefault(found, name)
         highest = max((int(m.group(1)) for n in names if (m := _NUMBERED.match(n))), default=0)
         index = cls(folder, files, highest)
         if unnoted:
@@ -173,13 +174,13 @@ class _Folder:
 
     def note(self, message_id: str, target: Path) -> None:
         """Remember a file just written; a crash before this only costs the next tick one read."""
-        if message_id and self.files.get(message_id) != target:
-            self.files[message_id] = target
+        if message_id and self.files.get(message_id) != target.name:
+            self.files[message_id] = target.name
             with (self.folder / self.INDEX).open("a", encoding="utf-8") as file:
                 file.write(f"{target.name}\t{message_id}\n")
 
     def rewrite(self) -> None:
-        lines = "".join(f"{path.name}\t{mid}\n" for mid, path in self.files.items())
+        lines = "".join(f"{name}\t{mid}\n" for mid, name in self.files.items())
         with atomic_writer(self.folder / self.INDEX) as file:
             file.write(lines.encode("utf-8"))
 
