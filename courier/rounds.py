@@ -129,21 +129,22 @@ def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:
     view = tick.view(loaded.config.id)
     if view is None or view.row.finished or _due_at(tick, loaded, view) is None:
         return []
-    resolution = settle(tick, loaded, view).resolution
-    outcome = loaded.config.ruleset.outcome(resolution.state)
-    recipients = report_recipients(loaded.config, view.row, resolution.state, resolution.events, outcome)
-    viewers: list[str | None] = [*(p.name for p in recipients), None]  # None: the organiser's map
-    return map_svgs(loaded.config.ruleset, resolution.state, viewers)
+    settled = settle(tick, loaded, view)
+    viewers: list[str | None] = [*(p.name for p in settled.recipients), None]  # None: the organiser
+    return map_svgs(loaded.config.ruleset, settled.resolution.state, viewers)
 
 
 @dataclass(frozen=True)
 class Settled:
-    """A due round worked out: the state resolution starts from, the orders, and the resolution."""
+    """A due round worked out: the state resolution starts from, the orders, the resolution, its
+    outcome and who hears of it."""
 
     view: GameView
     state: Any
     submissions: dict[str, Submission]
     resolution: Resolution
+    outcome: Outcome | None
+    recipients: list[Player]
 
 
 def settle(tick: Tick, loaded: LoadedGame, view: GameView) -> Settled:
@@ -156,7 +157,9 @@ def settle(tick: Tick, loaded: LoadedGame, view: GameView) -> Settled:
     ruleset, row = loaded.config.ruleset, view.row
     state, submissions = final_submissions(tick, loaded, view)
     resolution = ruleset.resolve(state, submissions, rng_for(row.seed, row.phase_key, "resolve"))
-    settled = Settled(view, state, submissions, resolution)
+    outcome = ruleset.outcome(resolution.state)
+    recipients = report_recipients(loaded.config, row, resolution.state, resolution.events, outcome)
+    settled = Settled(view, state, submissions, resolution, outcome, recipients)
     tick.settled[row.id] = settled
     return settled
 
@@ -166,9 +169,8 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
     ruleset, row, state = config.ruleset, view.row, view.state
     prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
     settled = settle(tick, loaded, view)
-    submissions, resolution = settled.submissions, settled.resolution
+    submissions, resolution, outcome = settled.submissions, settled.resolution, settled.outcome
     resolved_label = ruleset.phase(state).label
-    outcome = ruleset.outcome(resolution.state)
     next_phase = ruleset.phase(resolution.state)
     deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
     if deadline is not None:  # a player away, where absence extends deadlines
@@ -184,7 +186,6 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         deadline=deadline,
         finished=outcome is not None,
     )
-    recipients = report_recipients(config, row, resolution.state, resolution.events, outcome)
     mails = [
         (
             player,
@@ -200,7 +201,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
                 key=f"{prefix}/report/{player.name}",
             ),
         )
-        for player in recipients
+        for player in settled.recipients
     ]
     results = ruleset.open_results(resolution.events) if isinstance(ruleset, OpenResults) else []
     history = [render_event(tick.mailer.env, ruleset.name, e) for e in results]
