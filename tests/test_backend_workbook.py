@@ -364,6 +364,72 @@ def test_publishing_rewrites_only_the_public_tabs_and_shares_no_strings(tmp_path
     assert openpyxl.load_workbook(path)["History"].column_dimensions["A"].width == 10  # kept from init
 
 
+def _history(rounds: int) -> list[list[Any]]:
+    return [
+        ["Round", "Player", "Coins"],
+        *[[f"round {r}", f"p{r}-{p}", r * p] for r in range(rounds) for p in range(7)],
+    ]
+
+
+def _cells_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The cell references xlsx_tabs writes from now on."""
+    from courier.backends import xlsx_tabs
+
+    written: list[str] = []
+    write_one = xlsx_tabs._cell_xml
+
+    def counted(ref: str, value: Any) -> str | None:
+        written.append(ref)
+        return write_one(ref, value)
+
+    monkeypatch.setattr(xlsx_tabs, "_cell_xml", counted)
+    return written
+
+
+def test_a_new_rounds_history_writes_only_its_own_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Publishing round 51 writes round 51's rows, not all 51 rounds': the tab's XML for the rounds
+    published before is kept, and the file is the one a whole write gives."""
+    path, whole = tmp_path / "g.xlsx", tmp_path / "whole.xlsx"
+    XlsxWorkbook(path).init(game="truce")
+    XlsxWorkbook(whole).init(game="truce")
+    ledger: list[list[Any]] = [["Player", "Coins"], ["alice", 3]]
+    XlsxWorkbook(path).write_public(ledger=ledger, history=_history(50))
+
+    written = _cells_written(monkeypatch)
+    XlsxWorkbook(path).write_public(ledger=[["Player", "Coins"], ["alice", 4]], history=_history(51))
+
+    new_rows = [f"{column}{row}" for row in range(352, 359) for column in "ABC"]
+    assert sorted(written) == sorted(["A1", "B1", "A2", "B2", *new_rows])  # the Ledger changed whole
+    assert _values(path, "History") == _history(51)
+    XlsxWorkbook(whole).write_public(ledger=ledger, history=_history(51))
+    assert _parts(path)["xl/worksheets/sheet5.xml"] == _parts(whole)["xl/worksheets/sheet5.xml"]
+
+
+def test_a_history_changed_by_hand_or_in_its_past_is_written_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only rows this wrote, still as it wrote them, are kept: a History edited and saved by another
+    program, or one whose earlier rows changed (an outage note placed after round 3), is rewritten."""
+    path = tmp_path / "g.xlsx"
+    XlsxWorkbook(path).init(game="truce")
+    ledger = [["Player"], ["alice"]]
+    XlsxWorkbook(path).write_public(ledger=ledger, history=_history(5))
+    book = openpyxl.load_workbook(path)
+    book["History"]["B2"] = "edited by hand"
+    book.save(path)
+
+    XlsxWorkbook(path).write_public(ledger=ledger, history=_history(6))
+    assert _values(path, "History") == _history(6)
+
+    noted = [*_history(6)[:22], ["—", "Deadlines moved after an outage"], *_history(6)[22:]]
+    written = _cells_written(monkeypatch)
+    XlsxWorkbook(path).write_public(ledger=ledger, history=noted)
+    assert _values(path, "History") == [[*row, None][:3] for row in noted]
+    assert "A2" in written  # written whole
+
+
 def test_text_reads_back_exactly_as_written(tmp_path: Path) -> None:
     path = tmp_path / "g.xlsx"
     XlsxWorkbook(path).init(game="truce")

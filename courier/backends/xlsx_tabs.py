@@ -6,16 +6,26 @@ XML part is rewritten (what comes before and after its cells, such as column wid
 every other part of the zip is copied as it was. Strings are written inline, so the shared-string
 table, which every read of the workbook loads whole, holds no History.
 
+History only grows (a round's rows never change), so a tab whose first rows are those written last
+time keeps their XML and only the new rows are written: the zip comment records, for each tab
+written here, how many rows it got, a digest of them and the CRC of its part. Any other program
+saving the file (Excel, LibreOffice, openpyxl) drops the comment or changes the CRC, and the tab is
+written whole again.
+
 What this cannot write (a date, which needs a cell style; a tab the file lacks; a part it cannot
 find) makes ``replace_cells`` return False, and the caller falls back to openpyxl."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import posixpath
 import re
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -46,24 +56,84 @@ _DIMENSION = re.compile(rb"<dimension\s[^>]*/>")
 def replace_cells(path: Path, tabs: Mapping[str, Sequence[Sequence[Any]]]) -> bool:
     """Give each tab (found by title) exactly these rows; True when done, False when the file needs
     openpyxl (nothing written then)."""
-    cells = {title: _cells_xml(rows) for title, rows in tabs.items()}
     with zipfile.ZipFile(path) as old:
         parts = _tab_parts(old)
         if parts is None:
             return False
+        written = _Written.all_in(old.comment)
         replaced: dict[str, bytes] = {}
-        for title, (data, dimension) in cells.items():
+        for title, rows in tabs.items():
             found = find_title(parts, title)
-            if data is None or found is None:
+            if found is None:
                 return False
-            sheet = _with_cells(old.read(parts[found]), data, dimension)
+            member = parts[found]
+            sheet = _with_rows(old.read(member), rows, written.get(member), old.getinfo(member).CRC)
             if sheet is None:
                 return False
-            replaced[parts[found]] = sheet
+            replaced[member], written[member] = sheet
         with atomic_writer(path) as file, zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as new:
             for info in old.infolist():
                 new.writestr(info, replaced.get(info.filename) or old.read(info))
+            new.comment = _Written.comment(written)
     return True
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What ``replace_cells`` last wrote into one tab's part: its rows, how wide, and the part's CRC."""
+
+    rows: int
+    width: int
+    digest: str
+    crc: int
+
+    @staticmethod
+    def all_in(comment: bytes) -> dict[str, _Written]:
+        try:
+            recorded = json.loads(comment.decode("utf-8")).get("courier-tabs", {})
+            return {member: _Written(*fields) for member, fields in recorded.items()}
+        except (ValueError, TypeError, AttributeError):
+            return {}  # no comment, or another program's
+
+    @staticmethod
+    def comment(written: Mapping[str, _Written]) -> bytes:
+        fields = {m: [w.rows, w.width, w.digest, w.crc] for m, w in written.items()}
+        return json.dumps({"courier-tabs": fields}).encode("utf-8")
+
+
+def _digest(rows: Sequence[Sequence[Any]]) -> str:
+    return hashlib.sha256(json.dumps(rows, default=str).encode("utf-8")).hexdigest()
+
+
+def _still_there(written: _Written | None, crc: int, rows: Sequence[Sequence[Any]]) -> bool:
+    """The part is as this wrote it, and the rows it holds are ``rows``' first ones."""
+    if written is None or written.crc != crc or written.rows > len(rows):
+        return False
+    return _digest(rows[: written.rows]) == written.digest
+
+
+def _with_rows(
+    sheet: bytes, rows: Sequence[Sequence[Any]], written: _Written | None, crc: int
+) -> tuple[bytes, _Written] | None:
+    """The sheet part holding ``rows``, written after the rows it already holds when those are
+    ``rows``' first ones, as ``written`` recorded; None when only openpyxl can write it."""
+    kept, width = 0, 0
+    if _still_there(written, crc, rows):
+        assert written is not None
+        kept, width = written.rows, written.width
+    found = _SHEET_DATA.search(sheet)
+    if found is None:
+        return None
+    data, new_width = _rows_xml(rows[kept:], first=kept + 1)
+    if data is None:
+        return None
+    width = max(width, new_width)
+    # Kept: what this wrote last time, ``<sheetData>`` and its rows.
+    data = (found.group()[: -len(b"</sheetData>")] if kept else b"<sheetData>") + data
+    corner = f"{get_column_letter(max(width, 1))}{max(len(rows), 1)}"
+    head = _DIMENSION.sub(f'<dimension ref="A1:{corner}"/>'.encode(), sheet[: found.start()], count=1)
+    part = head + data + b"</sheetData>" + sheet[found.end() :]
+    return part, _Written(len(rows), width, _digest(rows), zlib.crc32(part))
 
 
 def _tab_parts(archive: zipfile.ZipFile) -> dict[str, str] | None:
@@ -84,34 +154,22 @@ def _tab_parts(archive: zipfile.ZipFile) -> dict[str, str] | None:
     return {title: member for title, member in parts.items() if member in names}
 
 
-def _with_cells(sheet: bytes, data: bytes, dimension: bytes) -> bytes | None:
-    """The sheet part with its cells replaced; None when it has no ``<sheetData>`` this can find
-    (a namespace prefix, say)."""
-    found = _SHEET_DATA.search(sheet)
-    if found is None:
-        return None
-    head, tail = sheet[: found.start()], sheet[found.end() :]
-    head = _DIMENSION.sub(dimension, head, count=1)
-    return head + data + tail
-
-
-def _cells_xml(rows: Sequence[Sequence[Any]]) -> tuple[bytes | None, bytes]:
-    """(``<sheetData>`` for these rows or None when a value needs openpyxl, ``<dimension>``)."""
+def _rows_xml(rows: Sequence[Sequence[Any]], *, first: int) -> tuple[bytes | None, int]:
+    """(These rows' XML, numbered from ``first``, or None when a value needs openpyxl; the last
+    column holding a value)."""
     lines: list[str] = []
     width = 0
-    for number, row in enumerate(rows, start=1):
+    for number, row in enumerate(rows, start=first):
         cells = []
         for column, value in enumerate(row, start=1):
             cell = _cell_xml(f"{get_column_letter(column)}{number}", value)
             if cell is None:
-                return None, b""
+                return None, 0
             if cell:
                 cells.append(cell)
                 width = max(width, column)
         lines.append(f'<row r="{number}">{"".join(cells)}</row>')
-    corner = f"{get_column_letter(max(width, 1))}{max(len(rows), 1)}"
-    dimension = f'<dimension ref="A1:{corner}"/>'.encode()
-    return ("<sheetData>" + "".join(lines) + "</sheetData>").encode(), dimension
+    return "".join(lines).encode(), width
 
 
 def _cell_xml(ref: str, value: Any) -> str | None:
