@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
-from courier.compose import mail_bytes
+from courier.compose import journal_bytes
 from courier.config import ConfigError, Deployment, GameConfig, is_bot_address
 from courier.errors import JournalError
 from courier.journal import GameRow, Journal
@@ -88,6 +88,7 @@ class Tick:
         """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""
         if is_bot_address(str(message["To"])):
             return False
+        raw, pictures = journal_bytes(message)
         return self.journal.queue(
             db,
             key=key,
@@ -95,7 +96,8 @@ class Tick:
             game=game,
             kind=kind,
             recipient=str(message["To"]),
-            raw=mail_bytes(message),
+            raw=raw,
+            pictures=pictures,
             created_at=self.now,
         )
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -87,6 +88,10 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_queued ON outbox (id) WHERE status = 'queued';
 CREATE INDEX IF NOT EXISTS outbox_kept ON outbox (sent_at) WHERE status = 'sent' AND length(raw) > 0;
+CREATE TABLE IF NOT EXISTS outbox_pictures (  -- each picture of unsent mail once (compose.journal_bytes)
+    key TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+);
 """
 
 
@@ -172,6 +177,16 @@ def _unwritable(path: Path, error: sqlite3.OperationalError) -> str:
     return f"the journal {path} cannot be written ({text}): {fix}; nothing was lost, run the tick again"
 
 
+# A queued mail's picture is stored once (outbox_pictures) and stands in the mail as one line. A NUL
+# byte never occurs in composed mail (text is quoted-printable, pictures base64): no text passes for one.
+PICTURE_AT = re.compile(rb"\x00picture ([0-9a-f]{32})\x00\n")
+PICTURES_AT_HAND = 8
+
+
+def picture_line(key: str) -> str:
+    return f"\x00picture {key}\x00\n"
+
+
 FULL_CHECK_EVERY = 24 * 3600.0  # seconds: a journal left untouched is still checked once a day
 
 
@@ -210,6 +225,7 @@ class Journal:
         except OSError as e:
             raise JournalError(f"cannot create the journal {path}: {e.strerror}; check state_dir") from e
         self.path = path
+        self._pictures: dict[str, bytes] = {}  # see ``picture``
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
         try:
             self._open()
@@ -599,14 +615,50 @@ class Journal:
         recipient: str,
         raw: bytes,
         created_at: datetime,
+        pictures: Mapping[str, bytes] | None = None,
     ) -> bool:
-        """Queue one mail unless a mail with this key was ever queued. True if queued now."""
+        """Queue one mail unless a mail with this key was ever queued. True if queued now. ``raw``
+        may stand for its ``pictures`` by key, as ``compose.journal_bytes`` writes it."""
         cursor = db.execute(
             "INSERT OR IGNORE INTO outbox (key, message_id, game, kind, recipient, raw, created_at)"
             " VALUES (?,?,?,?,?,?,?)",
             (key, message_id, game, kind, recipient, raw, _ts(created_at)),
         )
+        if cursor.rowcount == 1 and pictures:
+            db.executemany(
+                "INSERT OR IGNORE INTO outbox_pictures (key, data) VALUES (?,?)", list(pictures.items())
+            )
         return cursor.rowcount == 1
+
+    def picture(self, key: str) -> bytes:
+        """A queued mail's picture (its base64 lines) by key; the last few are kept at hand, since a
+        round's mails, queued one after another, share theirs."""
+        if key not in self._pictures:
+            found = self.db.execute("SELECT data FROM outbox_pictures WHERE key = ?", (key,)).fetchone()
+            if found is None:
+                raise JournalError(f"{self.path}: a queued mail's picture {key} is missing")
+            while len(self._pictures) >= PICTURES_AT_HAND:
+                del self._pictures[next(iter(self._pictures))]
+            self._pictures[key] = bytes(found[0])
+        return self._pictures[key]
+
+    def with_pictures(self, raw: bytes) -> bytes:
+        """A queued mail's bytes as sent: its pictures put back where they stand."""
+        if b"\x00" not in raw:
+            return raw
+        return PICTURE_AT.sub(lambda found: self.picture(found.group(1).decode("ascii")), raw)
+
+    def forget_pictures(self) -> int:
+        """Drop the pictures no unsent mail stands for. Returns how many were dropped."""
+        unsent = self.db.execute("SELECT raw FROM outbox WHERE status = 'queued' AND instr(raw, X'00') > 0")
+        wanted = {key.decode("ascii") for (raw,) in unsent for key in PICTURE_AT.findall(bytes(raw))}
+        stored = {key for (key,) in self.db.execute("SELECT key FROM outbox_pictures")}
+        unwanted = [(key,) for key in stored - wanted]
+        if unwanted:
+            with self.transaction() as db:
+                db.executemany("DELETE FROM outbox_pictures WHERE key = ?", unwanted)
+        self._pictures.clear()
+        return len(unwanted)
 
     def queued(self) -> list[OutboxRow]:
         rows = self.db.execute(
@@ -623,11 +675,15 @@ class Journal:
                 (_ts(at), kept, row_id),
             )
 
-    def mark_attempt(self, row_id: int, error: str, *, failed: bool, at: datetime) -> None:
+    def mark_attempt(
+        self, row_id: int, error: str, *, failed: bool, at: datetime, kept: bytes | None = None
+    ) -> None:
+        """A try that failed; ``kept`` replaces the bytes of a mail that failed for good."""
         with self.transaction(durable=False) as db:  # lost in a power cut: tried once more
             db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ?, tried_at = ? WHERE id = ?",
-                (error, "failed" if failed else "queued", _ts(at), row_id),
+                "UPDATE outbox SET attempts = attempts + 1, error = ?, status = ?, tried_at = ?,"
+                " raw = COALESCE(?, raw) WHERE id = ?",
+                (error, "failed" if failed else "queued", _ts(at), kept if failed else None, row_id),
             )
 
     def forget_sent(self, before: datetime) -> int:

@@ -19,7 +19,7 @@ from email.policy import default as default_policy
 from courier import faults
 from courier.backends.base import PermanentError, RateLimited, RawTransport, TransientError
 from courier.context import Tick
-from courier.journal import OutboxRow
+from courier.journal import PICTURE_AT, OutboxRow
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ _PICTURE = re.compile(
 
 def drain_outbox(tick: Tick) -> None:
     _send_queued(tick)
+    tick.journal.forget_pictures()
     dropped = tick.journal.forget_sent(tick.now - SENT_MAIL_KEPT)
     if dropped:
         log.info("dropped the bytes of %d mails sent before %s", dropped, tick.now - SENT_MAIL_KEPT)
@@ -49,13 +50,15 @@ def _send_queued(tick: Tick) -> None:
     for done, row in enumerate(queued):
         faults.checkpoint("send.before")
         try:
-            _send(tick, row.raw)
+            _send(tick, tick.journal.with_pictures(row.raw))
         except RateLimited as e:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
             return
         except TransientError as e:
             last = row.attempts + 1 >= MAX_ATTEMPTS
-            tick.journal.mark_attempt(row.id, str(e), failed=last, at=tick.now)
+            tick.journal.mark_attempt(
+                row.id, str(e), failed=last, at=tick.now, kept=without_pictures(row.raw)
+            )
             tick.problem(
                 f"sending {row.key} to {row.recipient} failed {'for good' if last else 'for now'}: {e}"
             )
@@ -63,7 +66,9 @@ def _send_queued(tick: Tick) -> None:
                 _tell_organiser_of_bounce(tick, row.game, row.recipient, f"{e} (tried {MAX_ATTEMPTS} times)")
             continue
         except PermanentError as e:
-            tick.journal.mark_attempt(row.id, str(e), failed=True, at=tick.now)
+            tick.journal.mark_attempt(
+                row.id, str(e), failed=True, at=tick.now, kept=without_pictures(row.raw)
+            )
             tick.problem(f"sending {row.key} to {row.recipient} failed for good: {e}")
             if row.kind != "organiser":
                 _tell_organiser_of_bounce(tick, row.game, row.recipient, str(e))
@@ -88,7 +93,9 @@ def _send(tick: Tick, raw: bytes) -> None:
 
 
 def without_pictures(raw: bytes) -> bytes:
-    """The mail as sent, each picture's bytes replaced by one line saying so."""
+    """The mail as sent, each picture's bytes replaced by one line saying so (the pictures are
+    stand-in lines in the journal, or their base64 lines in mail queued before that)."""
+    raw = PICTURE_AT.sub(lambda _: PICTURE_DROPPED + b"\n", raw)
     return _PICTURE.sub(lambda found: found.group(1) + PICTURE_DROPPED + b"\n", raw)
 
 

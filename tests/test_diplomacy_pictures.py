@@ -7,9 +7,13 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
+from email import message_from_bytes
+from email.policy import default
 from pathlib import Path
 
 from courier.pictures import render_png
+from courier.send import PICTURE_DROPPED
+from courier.tick import run_tick
 from engine.core import play_phase
 from engine.diplomacy import Phase, make_position
 from engine.diplomacy._ruleset import DIPLOMACY, DiplomacyState
@@ -125,3 +129,66 @@ def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_
     assert 'data-order="A mun - bur"' in text and 'data-order="F kie - den"' in text
     (arbiter,) = [m for m in t.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
     assert any(p.get_content_type() == "image/svg+xml" for p in arbiter.walk())  # the same board
+
+
+def test_a_rounds_map_is_journalled_once_however_many_it_goes_to(tmp_path: Path) -> None:
+    """Every report carries one map: the journal holds its PNG and SVG once, each queued mail a line
+    standing for them, and every mail that goes out carries them whole; once all are sent the
+    journal keeps no picture."""
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
+    t = Table(tmp_path, CONFIG, rows)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.mail("gerd@players.test", "A mun - bur\nF kie - den")
+    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+
+    journal = t.journal()
+    try:
+        queued = [row for row in journal.queued() if row.kind == "report"]
+        (stored,) = journal.db.execute("SELECT count(*) FROM outbox_pictures").fetchone()
+        whole = [journal.with_pictures(row.raw) for row in queued]
+    finally:
+        journal.close()
+    assert len(queued) == len(POWERS) + 1 and stored == 2  # and the organiser's; the PNG and the SVG
+    assert all(len(row.raw) * 5 < len(mail) for row, mail in zip(queued, whole, strict=True))
+
+    t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+    reports = [m for m in t.sent() if m["X-Courier-Kind"] == "report"]
+    assert sorted(m.as_bytes() for m in reports) == sorted(
+        message_from_bytes(raw, policy=default).as_bytes() for raw in whole
+    )
+    pngs = {bytes(p.get_content()) for m in reports for p in m.walk() if p.get_content_type() == "image/png"}
+    assert len(reports) == len(queued) and len(pngs) == 1 and pngs.pop().startswith(b"\x89PNG")
+    journal = t.journal()
+    try:
+        assert journal.db.execute("SELECT count(*) FROM outbox_pictures").fetchone() == (0,)
+    finally:
+        journal.close()
+
+
+def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path) -> None:
+    """A journal written before pictures were stored once holds each mail's maps in the mail."""
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
+    t = Table(tmp_path, CONFIG, rows)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    journal = t.journal()
+    try:
+        (row,) = [r for r in journal.queued() if r.kind == "report" and r.recipient.startswith("ed@")]
+        old_style = journal.with_pictures(row.raw)
+        with journal.transaction() as db:
+            db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old_style, row.id))
+            db.execute("DELETE FROM outbox_pictures")
+            db.execute("DELETE FROM outbox WHERE status = 'queued' AND id != ?", (row.id,))
+    finally:
+        journal.close()
+
+    t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+
+    (sent,) = [m for m in t.sent("ed@players.test") if m["X-Courier-Kind"] == "report"]
+    assert sent.as_bytes() == message_from_bytes(old_style, policy=default).as_bytes()
+    journal = t.journal()
+    try:
+        (kept,) = journal.db.execute("SELECT raw FROM outbox WHERE id = ?", (row.id,)).fetchone()
+    finally:
+        journal.close()
+    assert PICTURE_DROPPED in kept and len(kept) * 5 < len(old_style)
