@@ -16,7 +16,7 @@ from typing import Any
 from courier.backends._sheet_tables import shown_rows
 from courier.config import is_bot_address
 from courier.context import GameView, LoadedGame, Tick
-from courier.control import away, kicked
+from courier.control import away, control, kicked
 from courier.journal import GameRow
 from courier.mails import seed_hash
 from courier.outage import history_notes
@@ -30,15 +30,31 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     row = view.row
     players = substitutes_shown(loaded, row)
     ledger = ledger_table(tick, loaded, view)
-    history = history_table(tick, loaded.config.ruleset, row.id)
-    digest = hashlib.sha256(json.dumps([ledger, history], default=str).encode()).hexdigest()
+    digest = _digest_of_tabs(tick, row.id, ledger)
     if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
         if players:
             loaded.workbook.update_players(players)
         return
+    history = history_table(tick, loaded.config.ruleset, row.id)
     # One write for all three tabs: a Google Sheet's quota counts requests.
     loaded.workbook.write_public(ledger=ledger, history=history, players=players)
     tick.journal.set_meta(f"published/{row.id}", digest)
+
+
+def _digest_of_tabs(tick: Tick, game_id: str, ledger: list[list[Any]]) -> str:
+    """A digest of what the public tabs show: the Ledger, and what History is made of (how many
+    rounds, which never change once resolved unless a rollback takes them back, and the notes), so
+    a tick that changes neither does not build History (a row per player per round) to find out."""
+    made_of = [
+        tick.journal.round_count(game_id),
+        _rollbacks(tick, game_id),
+        history_notes(tick.journal, game_id),
+    ]
+    return hashlib.sha256(json.dumps([ledger, made_of], default=str).encode()).hexdigest()
+
+
+def _rollbacks(tick: Tick, game_id: str) -> int:
+    return int(control(tick.journal, game_id).get("epoch", 0))
 
 
 def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, str]]:
@@ -127,8 +143,8 @@ def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any]
     key = f"history-rows/{game_id}"
     kept = json.loads(tick.journal.meta(key) or '{"header": ["Round"], "blocks": []}')
     header, blocks = kept["header"], kept["blocks"]
-    count = tick.journal.round_count(game_id)
-    if count < len(blocks):  # a journal put back from a copy: start again
+    count, rollbacks = tick.journal.round_count(game_id), _rollbacks(tick, game_id)
+    if count < len(blocks) or kept.get("rollbacks", 0) != rollbacks:  # a copy put back, or a rollback
         header, blocks = ["Round"], []
     if count == len(blocks):
         return header, blocks
@@ -137,7 +153,7 @@ def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any]
         if not blocks and rows:
             header = ["Round", *rows[0]]
         blocks.append([[phase_key, *(_cell(v) for v in entry.values())] for entry in rows])
-    tick.journal.set_meta(key, json.dumps({"header": header, "blocks": blocks}))
+    tick.journal.set_meta(key, json.dumps({"header": header, "blocks": blocks, "rollbacks": rollbacks}))
     return header, blocks
 
 

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,3 +113,26 @@ def test_only_marking_mail_sent_skips_the_sync_and_every_other_commit_syncs(tmp_
         assert journal.outbox_counts() == {"sent": 1}
     finally:
         journal.close()
+
+
+def test_a_quiet_tick_does_not_build_history(
+    make_table: Callable[..., Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """History has a row per player per round; a tick that changes nothing public leaves it alone."""
+    from courier import publish
+
+    table = make_table()
+    table.tick(at(0, 8, 5))
+    table.tick(at(0, 20, 5))  # round 1 resolved
+    built: list[str] = []
+    build = publish.history_table
+
+    def counted(tick: Any, ruleset: Any, game_id: str) -> list[list[Any]]:
+        built.append(game_id)
+        return build(tick, ruleset, game_id)
+
+    monkeypatch.setattr(publish, "history_table", counted)
+    table.tick(at(1, 9))
+    assert built == []
+    table.tick(at(1, 20, 5))  # round 2 resolved
+    assert built == ["truce-1"]

@@ -6,6 +6,7 @@ with its reason; `replay` still reproduces the game."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
@@ -13,7 +14,7 @@ from openpyxl import load_workbook
 from courier.cli import main
 from courier.journal import Journal
 from courier.replay import replay_game
-from tests.conftest import PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
 
 ORGANISER = "organiser@courier.test"
 
@@ -155,6 +156,36 @@ def test_rollback_reopens_a_round_with_the_orders_then_standing(table: Table) ->
     assert orders["Agatha"] == ["loot"] and orders["Barney"] == ["defend"]
     assert undone == 2  # kept for the record
     replays(table)
+
+
+def _history_rows(t: Table) -> list[tuple[object, ...]]:
+    book = load_workbook(t.root / "truce-1.xlsx")
+    return [row for row in book["History"].iter_rows(values_only=True) if row[0] != "—"]
+
+
+def test_a_round_rolled_back_and_resolved_again_in_one_tick_shows_anew_in_history(
+    table: Table, tmp_path: Path
+) -> None:
+    """History's rows are kept between ticks (a resolved round's never change); a rollback is the
+    exception, even when the round is resolved again, with other orders, before History is written."""
+    twin = Table(tmp_path / "twin", BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS])
+    twin.tick(at(0, 8, 5))
+    for t, second in ((table, "loot"), (twin, "defend")):
+        t.order("Agatha", "loot")
+        t.tick(at(0, 20, 5))
+        t.order("Agatha", second)
+        t.tick(at(1, 20, 5))
+    table.clock = at(2, 8)  # three mails a minute apart, read in this order
+    command(table, "rollback to round 2")
+    table.clock = at(2, 8, 1)
+    table.order("Agatha", "defend")  # for round 2 again
+    table.clock = at(2, 8, 2)
+    command(table, "process now")
+    table.tick(at(2, 9))
+
+    assert "process now: done" in answer(table)
+    assert resolved(table) == resolved(twin) == ["round-1", "round-2"]
+    assert _history_rows(table) == _history_rows(twin)
 
 
 def test_a_substitute_takes_a_seat_and_the_old_address_stops_counting(table: Table) -> None:
