@@ -635,8 +635,8 @@ class Journal:
         round's mails, queued one after another, share theirs."""
         if key not in self._pictures:
             found = self.db.execute("SELECT data FROM outbox_pictures WHERE key = ?", (key,)).fetchone()
-            if found is None:
-                raise JournalError(f"{self.path}: a queued mail's picture {key} is missing")
+            if found is None:  # not by anything Courier does; the mail is refused, not the tick stopped
+                raise LookupError(f"its picture {key} is missing from the journal")
             while len(self._pictures) >= PICTURES_AT_HAND:
                 del self._pictures[next(iter(self._pictures))]
             self._pictures[key] = bytes(found[0])

@@ -50,7 +50,7 @@ def _send_queued(tick: Tick) -> None:
     for done, row in enumerate(queued):
         faults.checkpoint("send.before")
         try:
-            _send(tick, tick.journal.with_pictures(row.raw))
+            _send(tick, _as_sent(tick, row))
         except RateLimited as e:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
             return
@@ -81,6 +81,13 @@ def _send_queued(tick: Tick) -> None:
 def _due(row: OutboxRow, now: datetime) -> bool:
     """A failed mail waits 5 minutes after its first failure, then twice as long after each next."""
     return row.tried_at is None or now >= row.tried_at + FIRST_WAIT * 2 ** max(0, row.attempts - 1)
+
+
+def _as_sent(tick: Tick, row: OutboxRow) -> bytes:
+    try:
+        return tick.journal.with_pictures(row.raw)
+    except LookupError as e:
+        raise PermanentError(str(e)) from e
 
 
 def _send(tick: Tick, raw: bytes) -> None:

@@ -17,7 +17,7 @@ from courier.tick import run_tick
 from engine.core import play_phase
 from engine.diplomacy import Phase, make_position
 from engine.diplomacy._ruleset import DIPLOMACY, DiplomacyState
-from tests.conftest import Table
+from tests.conftest import Table, text_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 POWERS = {"Fran": "France", "Gerd": "Germany", "Ed": "England"}
@@ -192,3 +192,24 @@ def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path)
     finally:
         journal.close()
     assert PICTURE_DROPPED in kept and len(kept) * 5 < len(old_style)
+
+
+def test_a_mail_whose_picture_is_lost_is_refused_and_the_tick_goes_on(tmp_path: Path) -> None:
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
+    t = Table(tmp_path, CONFIG, rows)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    journal = t.journal()
+    try:
+        with journal.transaction() as db:
+            db.execute("DELETE FROM outbox_pictures")
+    finally:
+        journal.close()
+
+    problems = t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+
+    assert problems and all("picture" in p and "missing from the journal" in p for p in problems)
+    t.tick(datetime(2026, 12, 1, 20, 15, tzinfo=UTC))
+    assert not [m for m in t.sent("ed@players.test") if m["X-Courier-Kind"] == "report"]  # not tried again
+    told = [m for m in t.sent("organiser@courier.test") if "cannot be delivered" in text_of(m)]
+    assert len(told) == len(POWERS) + 1  # one for each report, the organiser's own too
