@@ -131,15 +131,22 @@ def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_
     assert any(p.get_content_type() == "image/svg+xml" for p in arbiter.walk())  # the same board
 
 
+def _round_queued_not_sent(root: Path, *orders: tuple[str, str]) -> Table:
+    """Round 1 resolved with these orders (sender, text), its reports queued, none sent yet."""
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
+    t = Table(root, CONFIG, rows)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    for sender, text in orders:
+        t.mail(sender, text)
+    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    return t
+
+
 def test_a_rounds_map_is_journalled_once_however_many_it_goes_to(tmp_path: Path) -> None:
     """Every report carries one map: the journal holds its PNG and SVG once, each queued mail a line
     standing for them, and every mail that goes out carries them whole; once all are sent the
     journal keeps no picture."""
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
-    t = Table(tmp_path, CONFIG, rows)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
-    t.mail("gerd@players.test", "A mun - bur\nF kie - den")
-    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    t = _round_queued_not_sent(tmp_path, ("gerd@players.test", "A mun - bur\nF kie - den"))
 
     journal = t.journal()
     try:
@@ -167,10 +174,7 @@ def test_a_rounds_map_is_journalled_once_however_many_it_goes_to(tmp_path: Path)
 
 def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path) -> None:
     """A journal written before pictures were stored once holds each mail's maps in the mail."""
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
-    t = Table(tmp_path, CONFIG, rows)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
-    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    t = _round_queued_not_sent(tmp_path)
     journal = t.journal()
     try:
         (row,) = [r for r in journal.queued() if r.kind == "report" and r.recipient.startswith("ed@")]
@@ -195,10 +199,7 @@ def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path)
 
 
 def test_a_mail_whose_picture_is_lost_is_refused_and_the_tick_goes_on(tmp_path: Path) -> None:
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
-    t = Table(tmp_path, CONFIG, rows)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
-    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    t = _round_queued_not_sent(tmp_path)
     journal = t.journal()
     try:
         with journal.transaction() as db:
