@@ -113,11 +113,11 @@ def _orders_in(
 ) -> str:
     if name in left:
         return "left"
+    if name not in awaited:  # one who writes unasked (Veneer's action cards) keeps that to themself
+        return "—"
     if name in written:
         return "yes"
-    if name in awaited:
-        return "away" if name in away else "no"
-    return "—"
+    return "away" if name in away else "no"
 
 
 def _bot_marked(value: Any, bots: set[str]) -> Any:

@@ -84,3 +84,42 @@ def test_private_events_name_their_only_reader() -> None:
     for event in events:
         if isinstance(event, (ev.TargetsDealt, ev.SecretLearned, ev.OrderRefused)):
             assert event.audience == frozenset({event.player})
+
+
+def _orders_in(root: Path, player: str) -> str:
+    ledger = list(load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    column = ledger[1].index("Orders in")
+    return next(str(row[column]) for row in ledger[2:] if row[0] == player)
+
+
+def test_a_card_played_unasked_does_not_show_on_the_ledger(tmp_path: Path) -> None:
+    """The Ledger's "Orders in" says whom a phase waits for; a card holder who writes though not
+    asked (an action card may be played in any phase) shows "—" as before: the play is theirs
+    until the phase resolves."""
+    t = table(tmp_path)
+    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    while True:
+        state, deadline, finished = current(t)
+        assert not finished and deadline is not None, "no phase had a card holder not asked to write"
+        unasked = sorted(VENEER.writers(state) - VENEER.awaiting(state))
+        if unasked:
+            break
+        for player in sorted(VENEER.awaiting(state)):
+            if text := orders_for(state, player) if state.stage != "setup" else "":
+                write(t, player, text)
+        t.tick(deadline + timedelta(minutes=1))
+    holder = unasked[0]
+    card = state.seat(holder).hand[0]
+    target = next(p for p in PLAYERS if p != holder)
+    for text in (f"play {card}", f"play {card} on {target}"):
+        write(t, holder, text)
+    before = _orders_in(tmp_path, holder)
+    t.tick(deadline - timedelta(minutes=30))
+
+    journal = t.journal()
+    try:
+        row = journal.game("truce-1")
+        assert row is not None and holder in journal.standing("truce-1", row.phase_key)
+    finally:
+        journal.close()
+    assert before == _orders_in(tmp_path, holder) == "—"
