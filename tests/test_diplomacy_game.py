@@ -130,3 +130,21 @@ def test_receipts_echo_each_units_order_with_its_legality(tmp_path: Path) -> Non
     assert "F lon - nth" in receipt
     assert "A lvp - mun: illegal (" in receipt and "will hold" in receipt
     assert "F edi: no order" in receipt
+
+
+def test_orders_in_plain_english_are_read(tmp_path: Path) -> None:
+    """A player who has never seen a judge writes sentences around their orders; the game reads them
+    (the receipt says how) and they stand as written."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(
+        t,
+        "Fran",
+        "Hi everyone,\n\nMy army in Paris will hold.\nThe army in Marseilles moves to Burgundy\n"
+        "Fleet in Brest goes to the Mid-Atlantic Ocean\n\nCheers,\nFran",
+    )
+    t.tick(at(0, 9))
+
+    assert sorted(standing(t, "S1901M")["Fran"]) == ["A mar - bur", "A par H", "F bre - mao"]
+    receipt = last_text(t, "Fran")
+    assert "Did you mean" not in receipt and "Hi everyone" not in receipt

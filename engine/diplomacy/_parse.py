@@ -73,8 +73,11 @@ class ParsedOrder:
 # --- the syntax layer -------------------------------------------------------------------------
 
 _TYPES: dict[str, UnitType] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
-_HOLD = {"h", "hold", "holds", "holding", "stand", "stands"}
-_MOVE = {"-", "to", "move", "moves"}
+_STAY = {"stay", "stays", "remain", "remains"}  # read as hold, but too common in chat to mark an order
+_HOLD = {"h", "hold", "holds", "holding", "stand", "stands", *_STAY}
+# Plain English too: "the army in Paris goes to Burgundy", "A Mun attacks Bur".
+_MOVE = {"-", "to", "into", "move", "moves", "moving", "go", "goes", "attack", "attacks"}
+_MOVE |= {"advance", "advances", "enter", "enters"}
 _SUPPORT = {"s", "support", "supports"}
 _CONVOY = {"c", "convoy", "convoys"}
 _VIA = {"via", "by"}
@@ -83,6 +86,8 @@ _DISBAND = {"d", "disband", "disbands", "remove", "removes"}
 _BUILD = {"b", "build", "builds"}
 _WAIVE = {"waive", "waives"}
 _FILLERS = {"an", "in", "at"}  # "build an army in Paris"
+_ARTICLES = {"the", "my", "our"}  # "my army in the Ruhr"; skipped before a unit and a province
+_INTENT = {"will", "shall", "should", "must"}  # "A par will hold"
 _VERBS = _HOLD | _MOVE | _SUPPORT | _CONVOY | _VIA | _RETREAT | _DISBAND | _BUILD | _WAIVE
 _KEYWORDS = _VERBS | set(_TYPES) | _FILLERS
 _PREFIX_VERBS: tuple[tuple[set[str], OrderKind], ...] = (
@@ -135,18 +140,22 @@ class _Reader:
         self.at += 1
         return word
 
+    def skip(self, words: Collection[str]) -> None:
+        while self.take_if(words):
+            pass
+
     def unit_type(self) -> UnitType | None:
-        self.take_if(_FILLERS)
+        self.skip(_FILLERS | _ARTICLES)
         word = self.take_if(_TYPES)
         if word == "a" and self.peek() in _TYPES:  # "build a fleet"
             word = self.take_if(_TYPES)
-        self.take_if(_FILLERS)
+        self.skip(_FILLERS | _ARTICLES)
         return _TYPES[word] if word else None
 
     def move_word(self) -> bool:
         word = self.take_if(_MOVE)
-        if word in ("move", "moves"):
-            self.take_if({"to", "-"})
+        if word not in (None, "-", "to", "into"):  # "moves to", "goes into"
+            self.take_if({"to", "into", "-"})
         return word is not None
 
     def via(self) -> bool:
@@ -157,6 +166,7 @@ class _Reader:
 
     def place(self, near: str | None = None) -> str:
         """A province or coast; ``near`` (the unit's location) breaks ties between misspellings."""
+        self.skip(_ARTICLES)  # "the North Sea"; "the Netherlands" is Holland without it too
         start = self.at
         while self.peek() is not None and self.peek() not in _KEYWORDS:
             self.at += 1
@@ -221,6 +231,8 @@ def _read(r: _Reader) -> ParsedOrder:
     if r.take_if(_WAIVE):
         r.take_if({"build", "builds"})
         return ParsedOrder("waive")
+    if first == "move" and r.words[r.at + 1 : r.at + 2] != ["to"]:  # "move A par to bur"
+        r.at += 1
     for verbs, kind in _PREFIX_VERBS:
         if r.take_if(verbs):  # build army Paris, disband F tri, hold A mun
             unit_type = r.unit_type()
@@ -237,6 +249,7 @@ def _read(r: _Reader) -> ParsedOrder:
 def _verb(r: _Reader, unit_type: UnitType | None, location: str) -> ParsedOrder:
     """What follows ``A par``."""
     order = ParsedOrder("hold", unit_type, location)
+    r.skip(_INTENT)
     word = r.peek()
     if word is None:
         r.problems.append(f"say what {order.unit} should do")
@@ -256,6 +269,7 @@ def _verb(r: _Reader, unit_type: UnitType | None, location: str) -> ParsedOrder:
             destination, path = r.place(), True
         return replace(order, kind="move", destination=destination, via_convoy=r.via() or path)
     if r.take_if(_SUPPORT):
+        r.take_if(_HOLD)  # "supports hold Marseilles"
         other_type = r.unit_type()
         other = r.place()
         target = r.place(other) if r.move_word() else None
@@ -324,7 +338,7 @@ def _vocabulary(
     names: Names, verbs: frozenset[str], words: frozenset[str], signs: frozenset[str]
 ) -> Vocabulary:
     """Built once per map and variant: every parse asks for it."""
-    full = {w for w in _VERBS - _MOVE if len(w) > 2} | {"move", "moves", "draw"}
+    full = {w for w in _VERBS - _MOVE - _STAY if len(w) > 2} | {"move", "moves", "draw"}
     marks = {"-", "->", "=>", "→", *(w for w in _VERBS if len(w) == 1), *signs}
     return Vocabulary.of(full | verbs, names.spellings, words={*_TYPES, *words}, signs=marks)
 
