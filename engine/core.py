@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import functools
 import random
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -446,6 +447,19 @@ def fold(text: str) -> str:
     """Case- and accent-insensitive form of a name: ``Émile`` and ``emile`` fold alike."""
     decomposed = unicodedata.normalize("NFKD", text.strip())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_ROLE_PARTS = re.compile(r"\s*(?:[,;/&+]|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def one_role(role: str, named: Callable[[str], str | None]) -> str | None:
+    """What a Role cell names (a power, a faction), through ``named``; a cell naming two ("France,
+    Germany") is refused, not read as its first, whose player would never know."""
+    parts = [part for part in _ROLE_PARTS.split(role) if part.strip()]
+    found = list(dict.fromkeys(name for part in parts if (name := named(part)) is not None))
+    if len(found) > 1:
+        raise ValueError(f"the role {role.strip()!r} names {' and '.join(found)}: a player plays one")
+    return found[0] if found else named(role)
 
 
 def match_name(word: str, names: Mapping[str, str]) -> tuple[str | None, str | None]:

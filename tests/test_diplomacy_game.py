@@ -148,3 +148,16 @@ def test_orders_in_plain_english_are_read(tmp_path: Path) -> None:
     assert sorted(standing(t, "S1901M")["Fran"]) == ["A mar - bur", "A par H", "F bre - mao"]
     receipt = last_text(t, "Fran")
     assert "Did you mean" not in receipt and "Hi everyone" not in receipt
+
+
+def test_a_role_cell_naming_two_powers_is_refused_not_read_as_its_first(tmp_path: Path) -> None:
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
+    rows[2]["role"] = "France, Germany"
+    rows[3]["role"] = ""
+    t = Table(tmp_path, CONFIG, rows)
+
+    problems = t.tick(at(0, 8, 5))
+
+    assert problems and "'France, Germany' names France and Germany" in problems[0]
+    (notice,) = t.sent("organiser@courier.test")
+    assert "France, Germany" in text_of(notice) and not t.sent("fran@players.test")

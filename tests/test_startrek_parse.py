@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,3 +94,10 @@ def test_resolve_json_answers_with_the_next_state() -> None:
 
 
 STARTREK_MAP_EDGES = sorted(MAP.fleet_edges)
+
+
+def test_a_role_cell_naming_two_factions_is_refused() -> None:
+    with pytest.raises(ValueError, match="names Klingon and Romulan: a player plays one"):
+        STARTREK.setup(["Ann", "Bob"], {"roles": {"Ann": "Klingons / Romulans"}}, random.Random(1))
+    state = STARTREK.setup(["Ann", "Bob"], {"roles": {"Ann": "Klingons"}}, random.Random(1))
+    assert "Klingon" in STARTREK.to_json(state)["factions"].values()

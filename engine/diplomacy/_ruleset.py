@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission, one_role
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
@@ -268,10 +268,14 @@ def _assign_powers(
 
 
 def _match_power(powers: Sequence[str], role: str) -> str:
-    for power in powers:
-        if power.lower().startswith(role.strip().lower()[:3]):
-            return power
-    raise ValueError(f"no power {role!r}; the powers are {', '.join(powers)}")
+    def named(word: str) -> str | None:
+        key = word.strip().lower()[:3]
+        return next((power for power in powers if key and power.lower().startswith(key)), None)
+
+    power = one_role(role, named)
+    if power is None:
+        raise ValueError(f"no power {role!r}; the powers are {', '.join(powers)}")
+    return power
 
 
 def _legality_notes(variant: Variant, position: Position, power: str, orders: Sequence[Order]) -> list[str]:

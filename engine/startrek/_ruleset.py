@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission, one_role
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
 from engine.startrek._alliances import register_alliances
@@ -295,7 +295,7 @@ def _assign(players: Sequence[str], roles: Mapping[str, str], rng: random.Random
     chosen: dict[str, str] = {}
     for player in players:
         if roles.get(player):
-            faction = faction_named(roles[player])
+            faction = one_role(roles[player], faction_named)
             if faction is None:
                 raise ValueError(f"no faction {roles[player]!r}; the factions are {', '.join(FACTIONS)}")
             chosen[player] = faction
