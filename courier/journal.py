@@ -211,6 +211,18 @@ def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+# An outbox row's columns but its bytes.
+_OUTBOX_ROW = (
+    "id, key, message_id, game, kind, recipient, created_at, status, attempts, sent_at, error, tried_at"
+)
+
+
+def _without_bytes(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+    """Put these outbox rows back with no bytes (``forget_sent`` says why not in place)."""
+    db.executemany("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
+    db.executemany(f"INSERT INTO outbox ({_OUTBOX_ROW}, raw) VALUES ({', '.join('?' * 12)}, X'')", rows)
+
+
 class Journal:
     """A thin, typed face over the SQLite file. Every write happens inside ``transaction()``."""
 
@@ -255,6 +267,15 @@ class Journal:
             self.db.execute("ALTER TABLE outbox ADD COLUMN tried_at TEXT")  # before bounded retries
         if "void" not in columns:  # a journal from before rollbacks and kicks
             self.db.execute("ALTER TABLE submissions ADD COLUMN void INTEGER NOT NULL DEFAULT 0")
+        if self.meta("outbox/compact") is None:
+            self._compact_outbox()
+
+    def _compact_outbox(self) -> None:
+        """Once per journal: sent mail that earlier versions blanked in place is put back without
+        its bytes (see ``forget_sent``). A journal that cannot be written now is compacted later."""
+        with contextlib.suppress(JournalError), self.transaction() as db:
+            _without_bytes(db, db.execute(f"SELECT {_OUTBOX_ROW} FROM outbox WHERE raw = X''").fetchall())
+            self.put_meta(db, "outbox/compact", "1")
 
     def is_empty(self) -> bool:
         """True for a journal that has never started a game (new, or a lost one's 0-byte stand-in)."""
@@ -688,14 +709,19 @@ class Journal:
 
     def forget_sent(self, before: datetime) -> int:
         """Drop the bytes of mail sent before ``before`` (the row stays: key, recipient, when). A
-        round's reports carry their maps, so kept forever they would make the journal, and every
-        copy of it, grow by megabytes a round. Returns how many were dropped."""
+        round's reports are kept whole two days, so kept forever they would make the journal, and
+        every copy of it, grow by megabytes a round. Returns how many were dropped.
+
+        Each row is put back without its bytes rather than blanked in place: a row written with a
+        report's text fills a page of its own, and SQLite keeps that page for the blanked row, so
+        the outbox was mostly empty pages that every copy of the journal read."""
         with self.transaction() as db:
-            cursor = db.execute(
-                "UPDATE outbox SET raw = X'' WHERE status = 'sent' AND sent_at < ? AND length(raw) > 0",
+            kept = db.execute(
+                f"SELECT {_OUTBOX_ROW} FROM outbox WHERE status = 'sent' AND sent_at < ? AND length(raw) > 0",
                 (_ts(before),),
-            )
-        return cursor.rowcount
+            ).fetchall()
+            _without_bytes(db, kept)
+        return len(kept)
 
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status").fetchall()

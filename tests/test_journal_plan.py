@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +136,58 @@ def test_a_quiet_tick_does_not_build_history(
     assert built == []
     table.tick(at(1, 20, 5))  # round 2 resolved
     assert built == ["truce-1"]
+
+
+def _used_pages(journal: Journal) -> int:
+    pages = journal.db.execute("PRAGMA page_count").fetchone()[0]
+    return int(pages - journal.db.execute("PRAGMA freelist_count").fetchone()[0])
+
+
+def _sent_reports(journal: Journal, count: int) -> None:
+    """``count`` sent mails of 20 kB each, the size of a report's text."""
+    with journal.transaction() as db:
+        for n in range(count):
+            Journal.queue(
+                db,
+                key=f"r{n}",
+                message_id=f"<r{n}@x>",
+                game="g",
+                kind="report",
+                recipient="a@x.test",
+                raw=b"x" * 20_000,
+                created_at=NOON,
+            )
+    for row in journal.queued():
+        journal.mark_sent(row.id, NOON)
+
+
+def test_mail_forgotten_leaves_no_pages_behind(tmp_path: Path) -> None:
+    """Each report's text filled a page of the outbox; once its bytes are dropped its row shares a
+    page with the others, so the journal and every copy of it do not grow by a page per mail."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        _sent_reports(journal, 300)
+        assert journal.forget_sent(NOON + timedelta(days=3)) == 300
+        assert _used_pages(journal) < 60  # a page a row was 300 and more
+        kept = journal.db.execute("SELECT key, status, length(raw) FROM outbox ORDER BY id").fetchall()
+        assert kept == [(f"r{n}", "sent", 0) for n in range(300)]
+    finally:
+        journal.close()
+
+
+def test_mail_blanked_in_place_by_an_earlier_version_is_compacted_once(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        _sent_reports(journal, 300)
+        with journal.transaction() as db:
+            db.execute("UPDATE outbox SET raw = X''")  # as forget_sent did before
+            db.execute("DELETE FROM meta WHERE key = 'outbox/compact'")
+        assert _used_pages(journal) > 300
+    finally:
+        journal.close()
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        assert _used_pages(journal) < 60
+        assert journal.db.execute("SELECT count(*) FROM outbox").fetchone() == (300,)
+    finally:
+        journal.close()
