@@ -211,7 +211,7 @@ def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-# An outbox row's columns but its bytes.
+# An outbox row's columns, all but its bytes.
 _OUTBOX_ROW = (
     "id, key, message_id, game, kind, recipient, created_at, status, attempts, sent_at, error, tried_at"
 )
