@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Outcome, Ruleset, Submission, event_to_json, rng_for
+from engine.core import Outcome, Ruleset, Submission, event_to_json, rng_for, settle_silent
 from engine.monarchs._board import NATIONS
 from engine.monarchs._position import Position
 from engine.monarchs._resolve import TurnResult, resolve_turn
@@ -138,10 +138,10 @@ def _phase_request(ruleset: Ruleset, request: Mapping[str, Any]) -> JSON:
             continue
         state, _ = ruleset.immediate(state, parsed)
         taken[player] = ruleset.combine(taken.get(player), parsed)
-    submissions = {
-        p: taken[p] if p in taken else ruleset.default(state, p, rng_for(seed, key, "default", p))
-        for p in sorted(ruleset.awaiting(state))
-    }
+    # The silent act in turn, monarchs first, as the tick settles them (engine.core.settle_silent).
+    state, submissions = settle_silent(
+        ruleset, state, taken, lambda state, p: ruleset.default(state, p, rng_for(seed, key, "default", p))
+    )
     resolution = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
     outcome = ruleset.outcome(resolution.state)
     return {
