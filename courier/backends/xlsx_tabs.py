@@ -105,11 +105,12 @@ def _digest(rows: Sequence[Sequence[Any]]) -> str:
     return hashlib.sha256(json.dumps(rows, default=str).encode("utf-8")).hexdigest()
 
 
-def _still_there(written: _Written | None, crc: int, rows: Sequence[Sequence[Any]]) -> bool:
-    """The part is as this wrote it, and the rows it holds are ``rows``' first ones."""
+def _kept(written: _Written | None, crc: int, rows: Sequence[Sequence[Any]]) -> tuple[int, int]:
+    """(How many rows the part holds, how wide) when it is as this wrote it and those rows are
+    ``rows``' first ones; else (0, 0): it is written whole."""
     if written is None or written.crc != crc or written.rows > len(rows):
-        return False
-    return _digest(rows[: written.rows]) == written.digest
+        return 0, 0
+    return (written.rows, written.width) if _digest(rows[: written.rows]) == written.digest else (0, 0)
 
 
 def _with_rows(
@@ -117,10 +118,7 @@ def _with_rows(
 ) -> tuple[bytes, _Written] | None:
     """The sheet part holding ``rows``, written after the rows it already holds when those are
     ``rows``' first ones, as ``written`` recorded; None when only openpyxl can write it."""
-    kept, width = 0, 0
-    if _still_there(written, crc, rows):
-        assert written is not None
-        kept, width = written.rows, written.width
+    kept, width = _kept(written, crc, rows)
     found = _SHEET_DATA.search(sheet)
     if found is None:
         return None

@@ -76,8 +76,10 @@ _TYPES: dict[str, UnitType] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _STAY = {"stay", "stays", "remain", "remains"}  # read as hold, but too common in chat to mark an order
 _HOLD = {"h", "hold", "holds", "holding", "stand", "stands", *_STAY}
 # Plain English too: "the army in Paris goes to Burgundy", "A Mun attacks Bur".
-_MOVE = {"-", "to", "into", "move", "moves", "moving", "go", "goes", "attack", "attacks"}
-_MOVE |= {"advance", "advances", "enter", "enters"}
+_MOVE = {
+    *("-", "to", "into", "move", "moves", "moving", "go", "goes"),
+    *("attack", "attacks", "advance", "advances", "enter", "enters"),
+}
 _SUPPORT = {"s", "support", "supports"}
 _CONVOY = {"c", "convoy", "convoys"}
 _VIA = {"via", "by"}
