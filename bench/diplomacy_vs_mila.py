@@ -176,7 +176,7 @@ def json_line(game: MilaGame, given: dict[str, list[str]]) -> str:
 
 
 def _time_pipeline(line: str) -> int:
-    """What `courier resolve diplomacy` does for one JSON line (courier/cli.py `_resolve`): parse the
+    """What `courier resolve diplomacy` does for one JSON line (courier/tools/cli.py `_resolve`): parse the
     line, read every order text, adjudicate, answer as a JSON line."""
     start = perf_counter_ns()
     json.dumps(DIPLOMACY.resolve_json(json.loads(line)), ensure_ascii=False)

@@ -13,7 +13,7 @@ from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root
 
-from courier.simulate import Task, play_game
+from courier.tools.simulate import Task, play_game
 
 # game, players, options: a usual table for each kind
 KINDS: list[tuple[str, int, dict[str, object]]] = [

@@ -38,9 +38,9 @@ from pathlib import Path
 
 from courier.backends.maildir import deliver
 from courier.backends.workbook import write_config
-from courier.config import load_deployment
-from courier.journal import Journal
-from courier.tick import run_tick
+from courier.config.deployment import load_deployment
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_tick
 from engine import find_ruleset
 
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -134,7 +134,7 @@ def _spread(queues: list[list[tuple[str, str, str]]], total: int) -> list[tuple[
 
 
 def _mails_for(row: object, rng: random.Random) -> list[tuple[str, str, str]]:
-    from courier.journal import GameRow
+    from courier.journal.sqlite import GameRow
 
     if not isinstance(row, GameRow) or row.finished:
         return []

@@ -1,3 +1,3 @@
-from courier.cli import main
+from courier.tools.cli import main
 
 raise SystemExit(main())

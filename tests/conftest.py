@@ -16,9 +16,10 @@ import pytest
 
 from courier.backends.maildir import deliver
 from courier.backends.workbook import write_config
-from courier.config import Deployment, Player, load_deployment
-from courier.journal import Journal
-from courier.tick import run_tick
+from courier.config.deployment import Deployment, load_deployment
+from courier.config.game import Player
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_tick
 
 pytest_plugins = ["tests.servers.imap", "tests.servers.smtp", "tests.servers.sheets"]
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from courier.authorship import auth_refusal, author_of
+from courier.mail.authorship import auth_refusal, author_of
 
 CASES = yaml.safe_load(
     (Path(__file__).parent / "data" / "authorship" / "cases.yaml").read_text(encoding="utf-8")

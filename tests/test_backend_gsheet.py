@@ -502,7 +502,7 @@ def test_init_fills_only_missing_or_blank_tabs(
 def test_courier_init_sheet_adds_the_tabs(
     tmp_path: Path, sheets_server: FakeSheets, sheets_settings: dict[str, Any]
 ) -> None:
-    from courier.cli import main
+    from courier.tools.cli import main
 
     sheets_server.create("fresh", {"Sheet1": []})
     config = tmp_path / "courier.toml"

@@ -12,9 +12,11 @@ from openpyxl import load_workbook
 
 from courier.backends.base import SheetSnapshot
 from courier.backends.workbook import write_config
-from courier.config import ConfigError, GameSource, game_config
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.config.deployment import GameSource
+from courier.config.game import game_config
+from courier.errors import ConfigError
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
 from engine.bots import BOT_NOTE
 from tests.conftest import Table, text_of
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from courier.backends.workbook import write_config
-from courier.journal import GameRow
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import GameRow
 from tests.conftest import Table, text_of
 
 GAMES: dict[str, Any] = yaml.safe_load(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from courier.commands import CommandError, first_verb, parse_commands
+from courier.commands.syntax import CommandError, first_verb, parse_commands
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "data" / "commands" / "lines.yaml").read_text(encoding="utf-8")

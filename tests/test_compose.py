@@ -18,7 +18,7 @@ import jinja2
 import pytest
 from jinja2.exceptions import SecurityError
 
-from courier.compose import (
+from courier.mail.compose import (
     KINDS,
     AnswerContext,
     AnyContext,
@@ -36,7 +36,7 @@ from courier.compose import (
     is_our_message_id,
     message_id_for,
 )
-from courier.render import RenderError, make_environment, render_event
+from courier.mail.render import RenderError, make_environment, render_event
 from engine.core import Event, LineError
 
 GOLDEN = Path(__file__).parent / "golden"

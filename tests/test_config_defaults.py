@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from courier.backends.base import SheetSnapshot
-from courier.config import GameSource, game_config
+from courier.config.deployment import GameSource
+from courier.config.game import game_config
 
 PLAYERS = [{"name": n, "email": f"{n}@x.test"} for n in ("kirk", "worf", "garak")]
 

@@ -13,9 +13,9 @@ from email.policy import default
 from itertools import pairwise
 
 from courier.backends.base import TransientError
-from courier.journal import Journal
-from courier.send import MAX_ATTEMPTS, headers_of
-from courier.tick import run_tick
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_tick
+from courier.tick.send import MAX_ATTEMPTS, headers_of
 from tests.conftest import Table, address, at, count_fault, text_of
 
 

@@ -11,9 +11,9 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
-from courier.pictures import render_png
-from courier.send import PICTURE_DROPPED
-from courier.tick import run_tick
+from courier.mail.pictures import render_png
+from courier.tick.runbook import run_tick
+from courier.tick.send import PICTURE_DROPPED
 from engine.core import play_phase
 from engine.diplomacy import Phase, make_position
 from engine.diplomacy._ruleset import DIPLOMACY, DiplomacyState

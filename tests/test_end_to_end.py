@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from courier.config import load_deployment
-from courier.tick import run_tick
+from courier.config.deployment import load_deployment
+from courier.tick.runbook import run_tick
 from tests.conftest import LONDON, at
 from tests.servers.imap import ImapServer, append, connect, inbox_settings
 from tests.servers.sheets import FakeSheets

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from courier.backends.maildir import deliver
-from courier.config import load_deployment
+from courier.config.deployment import load_deployment
 from courier.data import shipped_dir
-from courier.mailtext import read_mail
+from courier.mail.incoming import read_mail
 from tests.conftest import Table, address, at, count_fault, text_of
 
 CASES = yaml.safe_load(

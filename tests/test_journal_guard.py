@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from courier.backends.workbook import XlsxWorkbook
-from courier.cli import main
+from courier.tools.cli import main
 from tests import (
     test_diplomacy_game,
     test_monarchs_game,
@@ -180,8 +180,8 @@ def test_restore_refuses_what_is_not_a_journal(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_old_copies_are_pruned_by_count(tmp_path: Path) -> None:
-    from courier.backups import backup_journal
-    from courier.config import BackupPolicy
+    from courier.config.deployment import BackupPolicy
+    from courier.journal.backups import backup_journal
 
     t = truce(tmp_path)
     t.tick(START)
@@ -197,8 +197,8 @@ def test_old_copies_are_pruned_by_count(tmp_path: Path) -> None:
 def test_a_copy_holds_the_journal_without_its_unused_pages(tmp_path: Path) -> None:
     """Delivered maps leave the journal, but SQLite keeps their pages for reuse: a copy leaves them
     out, and it is still the whole journal (every game replays from it)."""
-    from courier.backups import backup_journal, check_backup
-    from courier.config import BackupPolicy
+    from courier.config.deployment import BackupPolicy
+    from courier.journal.backups import backup_journal, check_backup
 
     t = truce(tmp_path)
     t.tick(START)
@@ -246,9 +246,9 @@ def test_quick_check_runs_unless_the_journal_is_as_its_last_clean_close_left_it(
     """The whole-file check costs a fraction of a second on a large journal: an idle tick skips it when
     the file is exactly as the last clean close left it (inode, size, mtime) and was checked within a
     day; anything else, a damaged write included, is checked before any mail is read."""
-    from courier import journal as journal_module
     from courier.errors import JournalError
-    from courier.journal import Journal
+    from courier.journal import sqlite as journal_module
+    from courier.journal.sqlite import Journal
 
     t = truce(tmp_path)
     t.tick(START)

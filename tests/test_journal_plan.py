@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from courier.journal import Journal
+from courier.journal.sqlite import Journal
 from tests.conftest import Table, at
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -119,7 +119,7 @@ def test_a_quiet_tick_does_not_build_history(
     make_table: Callable[..., Table], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """History has a row per player per round; a tick that changes nothing public leaves it alone."""
-    from courier import publish
+    from courier.tick import publish
 
     table = make_table()
     table.tick(at(0, 8, 5))

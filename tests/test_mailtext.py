@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from courier.mailtext import cut_reply, game_tag, html_to_text, plus_tag, read_mail
+from courier.mail.incoming import cut_reply, game_tag, html_to_text, plus_tag, read_mail
 
 MAIL_DIR = Path(__file__).parent / "data" / "mail"
 EXPECTED: dict[str, dict[str, Any]] = tomllib.loads((MAIL_DIR / "expected.toml").read_text("utf-8"))

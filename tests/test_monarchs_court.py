@@ -11,7 +11,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from engine.core import Submission
 from engine.monarchs import MONARCHS, NATIONS, GameEnded, LoyaltyRevealed, MapShown
 from engine.monarchs._court import Court, Courtier

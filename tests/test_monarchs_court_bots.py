@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from engine.bots import bot_submission, bot_text
 from engine.core import Submission, rng_for, settle_silent
 from engine.monarchs import MONARCHS, NATIONS, MonarchsState

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
 from tests.conftest import Table, text_of
 
 MONARCHS = {"Rhea": "red", "Gus": "green", "Bea": "blue"}

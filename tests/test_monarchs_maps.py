@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from courier.pictures import render_png
+from courier.mail.pictures import render_png
 from engine.core import Illustrated, Submission
 from engine.monarchs import HEXES, MONARCHS, NATIONS, MonarchsState, Position
 from engine.monarchs._svg import FOG

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from courier import cli
 from courier.backends.files import EmlDirectory
-from courier.journal import Journal
+from courier.journal.sqlite import Journal
+from courier.tools import cli
 from tests.conftest import Table, at, count_fault, text_of
 
 BAD_SETTINGS = {
@@ -130,7 +130,7 @@ def test_an_unexpected_error_is_one_line_and_minus_vv_shows_the_traceback(
     def broken(*args: object, **kwargs: object) -> list[str]:
         raise RuntimeError("something nobody expected")
 
-    monkeypatch.setattr("courier.tick.run_tick", broken)
+    monkeypatch.setattr("courier.tick.runbook.run_tick", broken)
     code, err = _run(table, capsys)
     assert code == 3 and "something nobody expected" in err and "-vv" in err and "\n" not in err
     with pytest.raises(RuntimeError):

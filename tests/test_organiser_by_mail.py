@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from courier.cli import main
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
+from courier.tools.cli import main
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
 
 ORGANISER = "organiser@courier.test"

@@ -10,9 +10,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from courier.cli import main
-from courier.config import load_deployment
-from courier.outage import ClockError
+from courier.config.deployment import load_deployment
+from courier.tick.outage import ClockError
+from courier.tools.cli import main
 from tests.conftest import Table, count_fault, text_of
 from tests.test_journal_guard import GAMES
 

@@ -41,10 +41,10 @@ def test_installed_copy_runs_init_and_a_tick(wheel: Path, tmp_path: Path) -> Non
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import courier, courier.render as r; "
+        "import sys; sys.path.insert(0, sys.argv[1]); import courier, courier.mail.render as r; "
         "assert courier.__file__.startswith(sys.argv[1]), courier.__file__; "
         "assert str(r.templates_root()).startswith(sys.argv[1]), r.templates_root(); "
-        "from courier.cli import main; "
+        "from courier.tools.cli import main; "
         "config = sys.argv[2] + '/courier.toml'; "
         "sys.exit(main(['init', '--dir', sys.argv[2]]) or "
         "main(['tick', '--config', config, '--now', '2026-12-01T09:00:00+00:00']))"

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from courier.compose import MailContext, MailPicture, ReportContext, compose, mail_bytes
-from courier.pictures import mail_pictures, render_png
-from courier.render import make_environment
+from courier.mail.compose import MailContext, MailPicture, ReportContext, compose, mail_bytes
+from courier.mail.pictures import mail_pictures, render_png
+from courier.mail.render import make_environment
 from engine.core import Picture
 from tests.conftest import Table
 from tests.test_monarchs_game import CONFIG as MONARCHS_CONFIG
@@ -142,7 +142,7 @@ def test_a_due_rounds_maps_are_drawn_ahead_by_helpers(
 ) -> None:
     """The tick forecasts every map its rounds will mail (three nations' views and the organiser's)
     and helper processes draw them all: the tick draws none itself."""
-    from courier import pictures
+    from courier.mail import pictures
 
     table = _monarchs(tmp_path)
     drawn_here: list[str] = []
@@ -158,7 +158,7 @@ def test_a_due_rounds_maps_are_drawn_ahead_by_helpers(
         pictures.predraw(svgs)
 
     monkeypatch.setattr(pictures, "render_png", draw_here)
-    monkeypatch.setattr("courier.rounds.predraw", hand)
+    monkeypatch.setattr("courier.tick.rounds.predraw", hand)
     table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
 
     reports = [m for m in table.sent() if m["X-Courier-Kind"] == "report"]
@@ -190,7 +190,7 @@ def test_players_who_see_the_same_map_share_one_rendering(monkeypatch: pytest.Mo
             text = "fogged for Blue" if viewer == "Blue" else "open map"
             return [Picture("map", "Turn 1", SVG.replace("A5", text))]
 
-    monkeypatch.setattr("courier.pictures.render_png", render)
+    monkeypatch.setattr("courier.mail.pictures.render_png", render)
     for viewer in ("Red", "Green", "Blue", None):
         (picture,) = mail_pictures(Fogged(), None, viewer)
         assert picture.png == b"\x89PNG " + picture.svg.encode()
@@ -204,13 +204,13 @@ class ManyViews:
         return [Picture("map", "Map", SVG.replace("A5", f"A5 {viewer}"))]
 
 
-@pytest.mark.parametrize("helper", ["courier.render_worker", "no.such.module"])
+@pytest.mark.parametrize("helper", ["courier.mail.render_worker", "no.such.module"])
 def test_maps_are_drawn_ahead_by_helper_processes_and_read_the_same(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, helper: str
 ) -> None:
     """Helper processes draw a tick's maps ahead of its mail; a helper that fails leaves the mail to
     draw its maps itself. The pictures are the same either way, and no helper outlives the tick."""
-    from courier import pictures
+    from courier.mail import pictures
 
     monkeypatch.setattr(pictures, "WORKER", [sys.executable, "-m", helper])
     monkeypatch.setattr(pictures, "_rendered", OrderedDict())
@@ -233,7 +233,7 @@ def test_maps_are_drawn_ahead_by_helper_processes_and_read_the_same(
 def test_a_sent_reports_pictures_leave_the_journal_its_text_stays(tmp_path: Path) -> None:
     """Maps are most of a report's bytes: once sent, the journal's copy keeps the text (for a player's
     complaint) and says where each picture was; the mail that went out carried them whole."""
-    from courier.send import PICTURE_DROPPED
+    from courier.tick.send import PICTURE_DROPPED
 
     table = _monarchs(tmp_path)
     table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from openpyxl import load_workbook
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from tests.conftest import PLAYERS, Table, address, at, text_of
 
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from courier import tick as tick_module
 from courier.backends.workbook import write_config
-from courier.cli import main
-from courier.config import load_deployment
-from courier.context import LoadedGame, Tick
-from courier.status import disk_warnings, status_table
+from courier.config.deployment import load_deployment
+from courier.state.context import LoadedGame, Tick
+from courier.tick import runbook as tick_module
+from courier.tools.cli import main
+from courier.tools.status import disk_warnings, status_table
 from engine.core import Submission
 from engine.truce import Truce
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, count_fault, text_of

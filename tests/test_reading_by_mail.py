@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from courier.backends.maildir import deliver
-from courier.interpret import read_orders
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.tick.interpret import read_orders
 from engine import RULESETS
 from tests.conftest import Table, address, text_of
 from tests.conftest import at as day_at

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from courier.journal import Journal
+from courier.journal.sqlite import Journal
 from engine import find_ruleset
 from tests.conftest import RELIABILITY, Table
 from tests.test_crash import tick_process

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at
 
 targets = st.sampled_from(PLAYERS)

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from courier.schedule import Schedule, ScheduleError, parse_duration
+from courier.config.schedule import Schedule, ScheduleError, parse_duration
 
 LONDON = ZoneInfo("Europe/London")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from courier.backends.workbook import write_config
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from engine import find_ruleset
 from engine.core import Amendable, rng_for
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of

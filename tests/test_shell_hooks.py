@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 import pytest
 
 from courier.backends.workbook import write_config
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
 from engine import RULESETS
 from engine.core import Event
 from engine.truce import TruceState

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from courier.simulate import report, simulate, wilson
+from courier.tools.simulate import report, simulate, wilson
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

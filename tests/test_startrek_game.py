@@ -110,8 +110,8 @@ def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
 def sketchy_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Long games skip the PNG rendering (a quarter second a map, eight maps a turn): the maps are
     still drawn and attached; test_startrek_pictures renders them for real."""
-    monkeypatch.setattr("courier.pictures.render_png", lambda svg: b"\x89PNG not rendered")
-    monkeypatch.setattr("courier.pictures._cores", lambda: 1)  # no helper processes either
+    monkeypatch.setattr("courier.mail.pictures.render_png", lambda svg: b"\x89PNG not rendered")
+    monkeypatch.setattr("courier.mail.pictures._cores", lambda: 1)  # no helper processes either
 
 
 @pytest.mark.usefixtures("sketchy_pictures")

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
-from courier.pictures import render_png
+from courier.mail.pictures import render_png
 from engine.diplomacy import DislodgedUnit, Unit
 from engine.diplomacy.maps.startrek import STARTREK as DATA
 from engine.startrek import MAP, STARTREK, StarTrekState, visible_systems

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
 from engine import Ruleset, find_ruleset
 from engine.talossa import TALOSSA, ConquerorJoined
 from engine.talossa._state import Board

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from courier.backends.workbook import write_config
-from courier.journal import Journal
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
 from tests.test_talossa_game import CONFIG, ROLES, at, last_text, table, write
 
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from courier.backends.base import SheetSnapshot
-from courier.config import ConfigError, GameSource, game_config
+from courier.config.deployment import GameSource
+from courier.config.game import game_config
 from courier.data import shipped_dir
+from courier.errors import ConfigError
 from engine.talossa import TALOSSA
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@x.test"} for n in ("Al", "Bea", "Cy", "Di")]

@@ -8,7 +8,7 @@ import itertools
 import random
 import xml.etree.ElementTree as ET
 
-from courier.pictures import render_png
+from courier.mail.pictures import render_png
 from engine.talossa import TALOSSA, TALOSSA_MAP, Holding, TalossaState
 from engine.talossa._colours import MIN_DISTANCE, country_fills, distance, fill_colour
 from tests.talossa_helpers import position

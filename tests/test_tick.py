@@ -8,10 +8,10 @@ from openpyxl import load_workbook
 from pytest import MonkeyPatch
 
 from courier.backends.maildir import deliver
-from courier.config import load_deployment
-from courier.journal import Journal
-from courier.replay import replay_game
-from courier.tick import run_lock
+from courier.config.deployment import load_deployment
+from courier.journal.replay import replay_game
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_lock
 from engine import find_ruleset
 from tests.conftest import PLAYERS, Table, address, at, text_of
 

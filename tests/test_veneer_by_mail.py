@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from engine.veneer import VENEER, VeneerState
 from engine.veneer import _ruleset as ruleset
 from engine.veneer._setup import new_game

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from courier.replay import replay_game
+from courier.journal.replay import replay_game
 from engine.veneer import VENEER, VeneerState
 from engine.veneer._effects import troop_price
 from tests.conftest import Table, text_of

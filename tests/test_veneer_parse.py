@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from courier.render import make_environment, render_event
+from courier.mail.render import make_environment, render_event
 from engine.veneer import VENEER, Offer
 from engine.veneer import _events as ev
 from engine.veneer._legal import names_of

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, Transport, Workbook
-from courier.config import Deployment, GameSource
 
 
 def open_inbox(settings: dict[str, Any], *, last_uid: Callable[[str], int]) -> Inbox:
@@ -37,13 +36,16 @@ def open_transport(settings: dict[str, Any]) -> Transport:
     raise BackendError(f"[outbox] type = {kind!r} is not known (known: files, smtp)")
 
 
-def open_workbook(source: GameSource, deployment: Deployment, *, timezone: str = "UTC") -> Workbook:
-    """The game's local workbook (read in ``timezone``) or its Google Sheet (which knows its zone)."""
-    if source.sheet is not None:
+def open_workbook(
+    *, workbook: Path | None, sheet: str | None, sheets: dict[str, Any], timezone: str = "UTC"
+) -> Workbook:
+    """The game's local workbook (read in ``timezone``) or its Google Sheet (which knows its zone);
+    ``sheets`` is the deployment's [sheets] table."""
+    if sheet is not None:
         from courier.backends.gsheet import GoogleSheet
 
-        return GoogleSheet(source.sheet, deployment.sheets)
+        return GoogleSheet(sheet, sheets)
     from courier.backends.workbook import XlsxWorkbook
 
-    assert source.workbook is not None
-    return XlsxWorkbook(source.workbook, timezone=timezone)
+    assert workbook is not None
+    return XlsxWorkbook(workbook, timezone=timezone)

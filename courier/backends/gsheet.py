@@ -1,5 +1,5 @@
 """The game's Google Sheet, laid out like the local workbook (Config, Players, the linked form's
-responses, Ledger, History) and read by the same rules (courier/backends/_sheet_tables.py).
+responses, Ledger, History) and read by the same rules (courier/backends/sheet_tables.py).
 
 Quota (60 reads and 60 writes per minute per user) is spent sparingly:
 
@@ -46,7 +46,8 @@ from google.auth.transport.requests import AuthorizedSession
 from google.oauth2 import service_account
 from gspread.utils import absolute_range_name
 
-from courier.backends._sheet_tables import (
+from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
+from courier.backends.sheet_tables import (
     CONFIG_TAB,
     HISTORY_TAB,
     LEDGER_TAB,
@@ -64,7 +65,6 @@ from courier.backends._sheet_tables import (
     player_cells,
     text,
 )
-from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
 
 __all__ = ["GOOGLE_API", "GoogleSheet"]
 

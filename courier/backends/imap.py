@@ -18,7 +18,7 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
 
 from courier.backends.base import BackendError, RawMessage
-from courier.credentials import secret
+from courier.backends.credentials import secret
 
 __all__ = ["SOURCE_PREFIX", "ImapInbox"]
 

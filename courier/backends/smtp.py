@@ -4,7 +4,7 @@ One ``SmtpTransport`` lives for one tick: it connects on the first ``send``, kee
 for every message and says QUIT on ``close``. Each message is all-or-nothing: if the server refuses
 any recipient, the transaction is reset before DATA, so a retry never duplicates mail to the
 recipients that were accepted. Server replies become the errors the tick acts on (see
-courier/send.py): ``TransientError`` keeps the row queued, ``RateLimited`` stops sending for this
+courier/tick/send.py): ``TransientError`` keeps the row queued, ``RateLimited`` stops sending for this
 tick, ``PermanentError`` gives up on the row."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from email.utils import getaddresses
 from typing import Any, NoReturn
 
 from courier.backends.base import BackendError, PermanentError, RateLimited, TransientError
-from courier.credentials import secret
+from courier.backends.credentials import secret
 
 __all__ = ["SmtpTransport"]
 

@@ -21,7 +21,9 @@ from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook as Book
 from openpyxl.worksheet.worksheet import Worksheet
 
-from courier.backends._sheet_tables import (
+from courier.backends.base import SheetSnapshot, WorkbookError
+from courier.backends.files import atomic_writer
+from courier.backends.sheet_tables import (
     CONFIG_HEADERS,
     CONFIG_TAB,
     HISTORY_TAB,
@@ -39,8 +41,6 @@ from courier.backends._sheet_tables import (
     player_cells,
     starter_tabs,
 )
-from courier.backends.base import SheetSnapshot, WorkbookError
-from courier.backends.files import atomic_writer
 from courier.backends.xlsx_tabs import read_without, replace_cells
 
 __all__ = ["XlsxWorkbook", "write_config"]

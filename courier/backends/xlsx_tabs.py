@@ -38,8 +38,8 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-from courier.backends._sheet_tables import find_title
 from courier.backends.files import atomic_writer
+from courier.backends.sheet_tables import find_title
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELATIONSHIP = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

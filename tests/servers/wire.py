@@ -15,9 +15,9 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from courier.config import load_deployment
-from courier.journal import Journal
-from courier.tick import run_tick
+from courier.config.deployment import load_deployment
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_tick
 from engine import find_ruleset
 from tests.servers.imap import ImapServer, connect, inbox_settings, logins
 from tests.servers.sheets import FakeSheets

@@ -1,0 +1,376 @@
+"""The organiser's commands, by mail from the organiser's address or by CLI (journalled as an input
+row, so ``replay`` sees the game as it was played). Each is applied at the next tick in one
+transaction with its mail: players told, a public line in History, a confirmation to the organiser.
+A command that cannot apply is refused with its reason and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import parseaddr
+
+from courier import faults
+from courier.commands.step import Refused, Step, leave_seat, status_lines
+from courier.commands.syntax import ORGANISER_SYNTAX, Command, CommandError, parse_commands, until_time
+from courier.config.game import BOT_DOMAIN, GameConfig, Player
+from courier.journal.backups import backup_journal
+from courier.journal.sqlite import Input, Journal
+from courier.state.context import LoadedGame, Tick
+from courier.state.control import control, kicked, round_key, seat_label, with_seats
+from courier.state.newcomers import participants
+from engine.core import Outcome, fold
+
+log = logging.getLogger(__name__)
+
+
+# --- reading and answering -------------------------------------------------------------------------
+
+
+def organiser_of(tick: Tick, sender: str) -> dict[str, LoadedGame]:
+    """The games this address organises (the deployment's organiser or a game's own)."""
+    return {gid: g for gid, g in tick.games.items() if parseaddr(g.organiser)[1].lower() == sender.lower()}
+
+
+def run_commands(
+    tick: Tick, *, input_id: int, loaded: LoadedGame, text: str, in_reply_to: str | None = None
+) -> None:
+    """Apply every command of one input and answer the organiser, all in one transaction."""
+    config = loaded.config
+    row = tick.journal.game(config.id)
+    try:
+        commands = parse_commands(text)
+        if row is None:
+            raise CommandError("the game has not started yet; commands apply once it runs")
+        if not tick.backed_up and any(c.verb == "rollback" for c in commands):
+            backup_journal(
+                tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
+            )
+            tick.backed_up = True
+    except CommandError as e:
+        _answer(tick, loaded, input_id, [f"Nothing was done: {e}."], in_reply_to, done=False)
+        return
+    lines: list[str] = []
+    with tick.journal.transaction() as db:
+        for number, command in enumerate(commands):
+            step = Step(tick, db, loaded, row, key=f"{config.id}/command/{input_id}/{number}")
+            lines.append(_apply(step, command))
+            row = step.row
+        refused = any(": refused" in line for line in lines)
+        message = _message(tick, loaded, input_id, lines, in_reply_to, done=not refused)
+        tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
+        Journal.settle_input(db, input_id, status="used", game=config.id, player="organiser", note="commands")
+    tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
+    loaded.config = with_seats(config, tick.journal.game(config.id))
+    log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
+    faults.checkpoint("organiser.committed")
+
+
+def journal_command(journal: Journal, game: str, line: str, *, now: datetime) -> None:
+    """Journal an organiser's CLI command at once (its syntax checked now); the next tick applies it."""
+    parse_commands(line)
+    stamp = f"cli:{now.isoformat()}:{secrets.token_hex(4)}"
+    raw = json.dumps({"game": game, "line": line}, ensure_ascii=False).encode()
+    journal.add_input(source="cli", source_id=stamp, message_id=stamp, received_at=now, raw=raw)
+
+
+def run_cli_input(tick: Tick, item: Input) -> None:
+    """A command given by CLI (``courier pause GAME``), journalled as ``{"game", "line"}``."""
+    body = json.loads(item.raw)
+    loaded = tick.games.get(body["game"])
+    if loaded is None:
+        if body["game"] not in tick.broken:  # a broken config keeps it until fixed
+            with tick.journal.transaction() as db:
+                Journal.settle_input(db, item.id, status="ignored", note=f"no game {body['game']}")
+        return
+    run_commands(tick, input_id=item.id, loaded=loaded, text=body["line"])
+
+
+def _apply(step: Step, command: Command) -> str:
+    try:
+        if command.verb not in APPLY:
+            raise Refused(f"`{command.verb}` is a player's command, not the organiser's")
+        return f"{command.line}: {APPLY[command.verb](step, command)}"
+    except Refused as e:
+        return f"{command.line}: refused, {e}. Nothing changed."
+
+
+def _answer(
+    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
+) -> None:
+    message = _message(tick, loaded, input_id, lines, in_reply_to, done=done)
+    with tick.journal.transaction() as db:
+        tick.queue(db, key=f"answer/{input_id}", message=message, game=loaded.config.id, kind="answer")
+        Journal.settle_input(db, input_id, status="ignored", game=loaded.config.id, note=lines[0])
+
+
+def _message(
+    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
+) -> EmailMessage:
+    return tick.mailer.answer(
+        loaded.config,
+        to=loaded.organiser,
+        name="organiser",
+        topic="Commands done" if done else "Commands: not all done",
+        lines=lines,
+        key=f"answer/{input_id}",
+        in_reply_to=in_reply_to,
+    )
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+
+def _pause(step: Step, command: Command) -> str:
+    step.running()
+    if control(step.tick.journal, step.row.id).get("paused"):
+        raise Refused("the game is paused already")
+    step.save(deadline=None)
+    step.control(paused=True)
+    step.tell_all(
+        "The organiser has paused the game: no deadline passes and no reminder goes until it resumes."
+        " Orders you send meanwhile still count."
+    )
+    step.history("Paused by the organiser")
+    return "done. No deadline passes until you `resume`."
+
+
+def _resume(step: Step, command: Command) -> str:
+    step.running()
+    if not control(step.tick.journal, step.row.id).get("paused"):
+        raise Refused("the game is not paused")
+    deadline = _until(step, command) or step.loaded.config.schedule.next_deadline(step.tick.now, _kind(step))
+    step.save(deadline=deadline)
+    step.control(paused=False)
+    step.tell_all(f"The game resumes. The deadline for {step.phase_label()} is {step.when(deadline)}.")
+    step.history(f"Resumed; deadline {step.when(deadline)}")
+    return f"done. The deadline is {step.when(deadline)}."
+
+
+def _extend(step: Step, command: Command) -> str:
+    step.running()
+    current = step.row.deadline
+    if current is None:
+        raise Refused("the game is paused; `resume until …` sets its deadline")
+    deadline = _until(step, command)
+    if deadline is None:
+        assert command.duration is not None
+        deadline = current + command.duration
+    if deadline <= current:
+        raise Refused(f"the deadline is {step.when(current)} already; extend moves it later")
+    step.save(deadline=deadline)
+    step.tell_all(f"The organiser moved the deadline for {step.phase_label()} to {step.when(deadline)}.")
+    step.history(f"Deadline extended to {step.when(deadline)}")
+    return f"done. The deadline is {step.when(deadline)}."
+
+
+def _process(step: Step, command: Command) -> str:
+    step.running()
+    if control(step.tick.journal, step.row.id).get("paused"):
+        raise Refused("the game is paused; `resume` it first")
+    step.control(process=step.row.phase_key)
+    step.history(f"{step.phase_label()} resolved early at the organiser's word")
+    return f"done. {step.phase_label()} is resolved at this tick."
+
+
+def _rollback(step: Step, command: Command) -> str:
+    rounds = step.tick.journal.rounds(step.row.id)
+    keys = [r["phase_key"] for r in rounds]
+    wanted = command.round
+    if wanted.isdigit() and 1 <= int(wanted) <= len(rounds):
+        index = int(wanted) - 1
+    elif wanted.casefold() in (k.casefold() for k in keys):
+        index = [k.casefold() for k in keys].index(wanted.casefold())
+    else:
+        done = f"rounds 1 to {len(rounds)} ({', '.join(keys)})" if rounds else "none yet"
+        raise Refused(f"round {wanted} has not been resolved; resolved so far: {done}")
+    record = rounds[index]
+    journal, game = step.tick.journal, step.row.id
+    later = [*keys[index + 1 :], *([step.row.phase_key] if step.row.phase_key not in keys else [])]
+    undone_joins = {a.player for k in later for a in journal.acts(game, k) if a.kind == "join"}
+    if undone_joins:  # a newcomer who joined in an undone phase joins again at the next tick
+        joined = [p for p in step.row.setup.get("joined", []) if p not in undone_joins]
+        Journal.set_setup(step.db, game, {**step.row.setup, "joined": joined})
+        step.row = replace(step.row, setup={**step.row.setup, "joined": joined})
+    Journal.void_submissions(step.db, game, later)
+    Journal.undo_rounds(step.db, game, keys[index:], at=step.tick.now)
+    ruleset = step.loaded.config.ruleset
+    state = ruleset.from_json(record["state_before"])
+    paused = control(journal, game).get("paused")
+    kind = ruleset.phase(state).kind
+    deadline = None if paused else step.loaded.config.schedule.next_deadline(step.tick.now, kind)
+    step.save(
+        state=record["state_before"],
+        phase_key=record["phase_key"],
+        opened_at=step.tick.now,
+        deadline=deadline,
+        finished=False,
+    )
+    step.control(epoch=control(journal, game).get("epoch", 0) + 1, process=None)
+    label = step.phase_label()
+    told = f" You may change them until {step.when(deadline)}." if deadline else ""
+    step.tell_all(
+        f"The organiser rolled the game back to before {label} was resolved. The orders that stood"
+        f" for {label} then stand again; what happened since is undone.{told}"
+    )
+    step.history(f"Rolled back to before {label} was resolved")
+    return f"done. {label} is open again" + (f" until {step.when(deadline)}." if deadline else " (paused).")
+
+
+def _replace(step: Step, command: Command) -> str:
+    step.running()
+    seat = step.seat(command.name, left_too=True)
+    config = step.loaded.config
+    taken = config.player_by_email(command.email)
+    if taken is not None:
+        raise Refused(f"{command.email} already plays {taken.name}")
+    old = next(p for p in config.players if p.name == seat)
+    seats = {**step.row.setup.get("seats", {}), seat: {"email": command.email, "name": command.new_name}}
+    back = sorted(kicked(step.row) - {seat})  # a seat left empty is filled again
+    setup = {**step.row.setup, "seats": seats, "kicked": back}
+    Journal.set_setup(step.db, step.row.id, setup)
+    step.row = replace(step.row, setup=setup)
+    step.loaded.config = new_config = with_seats(config, step.row)
+    label = seat_label(step.row, seat)
+    goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
+    _farewell(step, config, old, "You have been replaced", goodbye)
+    _welcome_substitute(step, new_config, seat)
+    step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
+    step.history(f"Substitute: {label} takes over {seat}'s seat")
+    return f"done. {label} plays {seat} from now on; the old address no longer counts."
+
+
+def _farewell(step: Step, config: GameConfig, old: Player, topic: str, text: str) -> None:
+    """The last mail to an address that no longer plays its seat."""
+    message = step.tick.mailer.answer(
+        config, to=old.email, name=old.name, topic=topic, lines=[text], key=f"{step.key}/old"
+    )
+    step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
+
+
+def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
+
+    player = next(p for p in config.players if p.name == seat)
+    state = config.ruleset.from_json(step.row.state)
+    key = f"{step.key}/welcome"
+    welcome = step.tick.mailer.welcome(config, player, state, step.row, step.row.seed, key=key)
+    step.tick.queue(step.db, key=key, message=welcome, game=step.row.id, kind="welcome")
+    lines, block = status_lines(step.tick, config, step.row, player)
+    lines = [f"You take over the seat of {seat}, with its history. Where it stands:", *lines]
+    status = step.tick.mailer.answer(
+        config,
+        to=player.email,
+        name=player.name,
+        topic="Your position",
+        lines=lines,
+        block=block,
+        key=f"{key}/status",
+    )
+    step.tick.queue(step.db, key=f"{key}/status", message=status, game=step.row.id, kind="answer")
+
+
+def _bot(step: Step, command: Command) -> str:
+    """The game's bot takes the seat, as `Email` = `bot` in the Players tab would: the player's mail
+    stops counting and they get no more mail; the bot plays it from the next deadline."""
+    step.running()
+    seat = step.seat(command.name, left_too=True)
+    config = step.loaded.config
+    old = next(p for p in config.players if p.name == seat)
+    if old.bot:
+        raise Refused(f"the bot plays {seat} already")
+    address = f"{re.sub(r'[^a-z0-9]+', '-', fold(seat)).strip('-') or 'seat'}@{BOT_DOMAIN}"
+    seats = {**step.row.setup.get("seats", {}), seat: {"email": address, "name": ""}}
+    setup = {**step.row.setup, "seats": seats, "kicked": sorted(kicked(step.row) - {seat})}
+    Journal.set_setup(step.db, step.row.id, setup)
+    step.row = replace(step.row, setup=setup)
+    step.loaded.config = with_seats(config, step.row)
+    goodbye = f"The organiser has given your seat {seat} to the game's bot; this game will mail you no more."
+    _farewell(step, config, old, "The bot plays your seat", goodbye)
+    step.tell_all(f"{seat}'s seat is now played by the game's bot.")
+    step.history(f"The bot plays {seat}'s seat")
+    return f"done. The bot plays {seat} from the next deadline; the old address no longer counts."
+
+
+def _kick(step: Step, command: Command) -> str:
+    step.running()
+    seat = step.seat(command.name)
+    if seat in kicked(step.row):
+        raise Refused(f"{seat} has left the game already")
+    leave_seat(step, seat, by="the organiser")
+    return f"done. {seat}'s seat plays the game's default for absent players from now on."
+
+
+def _end(step: Step, command: Command) -> str:
+    step.running()
+    config = step.loaded.config
+    ruleset = config.ruleset
+    state = ruleset.from_json(step.row.state)
+    ranking = tuple((str(r.get("Player", "")),) for r in ruleset.ledger(state) if r.get("Player"))
+    outcome = ruleset.outcome(state) or Outcome(ranking, (), "ended by the organiser")
+    before = step.row
+    step.tell_all(
+        f"The organiser has ended the game during {step.phase_label()}: the ranking so far is final."
+    )
+    step.save(deadline=None, finished=True)
+    prefix = round_key(step.tick.journal, before)
+    for player in participants(config, step.row):
+        key = f"{prefix}/ended/{player.name}"
+        message = step.tick.mailer.report(
+            config,
+            player,
+            resolved_label=ruleset.phase(state).label,
+            after=step.row,
+            state=state,
+            events=(),
+            submissions={},
+            outcome=outcome,
+            key=key,
+        )
+        step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="game_over")
+    step.history("Game ended by the organiser")
+    return "done. Everybody has the final report with the ranking so far."
+
+
+def _message_all(step: Step, command: Command) -> str:
+    step.running()
+    step.tell_all(f"A message from the organiser:\n\n{command.text}")
+    step.history("The organiser wrote to every player")
+    return "done. Every player has your message."
+
+
+def _help(step: Step, command: Command) -> str:
+    return "the organiser's commands, one a line: " + "; ".join(ORGANISER_SYNTAX) + "."
+
+
+def _until(step: Step, command: Command) -> datetime | None:
+    if not command.until:
+        return None
+    when = until_time(command.until, step.loaded.config.schedule.timezone)
+    if when <= step.tick.now:
+        raise Refused(f"{command.until} has passed already")
+    return when
+
+
+def _kind(step: Step) -> str:
+    ruleset = step.loaded.config.ruleset
+    return ruleset.phase(ruleset.from_json(step.row.state)).kind
+
+
+APPLY: dict[str, Callable[[Step, Command], str]] = {
+    "pause": _pause,
+    "resume": _resume,
+    "extend": _extend,
+    "process": _process,
+    "rollback": _rollback,
+    "replace": _replace,
+    "kick": _kick,
+    "bot": _bot,
+    "end": _end,
+    "message": _message_all,
+    "help": _help,
+}

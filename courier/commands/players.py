@@ -1,0 +1,296 @@
+"""A player's commands by mail: status, help, resign (then resign confirm), away until a date, and
+press, relayed in the arbiter's own mail. Answers go to the registered address; press never reaches
+the sheet, and a reply to relayed press goes back to its author (the mapping is kept in the
+journal's meta table, by the relayed mail's Message-ID)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from courier import faults
+from courier.commands.step import Refused, Step, leave_seat, status_lines
+from courier.commands.syntax import (
+    PLAYER_SYNTAX,
+    Command,
+    CommandError,
+    first_verb,
+    parse_commands,
+    until_time,
+)
+from courier.config.game import GameConfig, Player
+from courier.config.schedule import parse_duration
+from courier.journal.sqlite import GameRow, Input, Journal
+from courier.state.context import LoadedGame, Tick
+from courier.state.control import away, control, kicked, seat_label
+from courier.state.newcomers import participants
+
+if TYPE_CHECKING:
+    from courier.mail.incoming import Letter
+
+log = logging.getLogger(__name__)
+
+PRESS_MODES = ("none", "attributed", "anonymous")
+
+
+@dataclass
+class Asked:
+    """One player's command mail being answered, inside one transaction."""
+
+    step: Step
+    player: Player
+    item: Input
+    answers: list[str]
+    block: str = ""
+    more: list[str] = field(default_factory=list)  # lines that follow the command's own answer
+
+    @property
+    def config(self) -> GameConfig:
+        return self.step.loaded.config
+
+
+def press_reply_to(tick: Tick, in_reply_to: str, loaded: LoadedGame) -> dict[str, Any] | None:
+    """The relayed press a mail answers, if it answers one of this game's."""
+    found = tick.journal.meta(f"press/{in_reply_to}") if in_reply_to else None
+    record = json.loads(found) if found else None
+    return record if record and record["game"] == loaded.config.id else None
+
+
+def player_commands(
+    tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str
+) -> None:
+    row = tick.journal.game(loaded.config.id)
+    assert row is not None
+    replying = press_reply_to(tick, letter.in_reply_to, loaded)
+    try:
+        commands = [] if replying and not _starts_with_command(text) else parse_commands(text)
+    except CommandError as e:
+        commands, problem = [], f"Nothing was done: {e}."
+    else:
+        problem = ""
+    with tick.journal.transaction() as db:
+        step = Step(tick, db, loaded, row, key=f"{row.id}/asked/{item.id}")
+        asked = Asked(step, player, item, [problem] if problem else [])
+        if replying and not commands and not problem:
+            _relay_reply(asked, replying, text)
+        for command in commands:
+            try:
+                if command.verb not in ANSWER:
+                    raise Refused(f"`{command.verb}` is the organiser's command")
+                asked.answers.append(f"{command.line}: {ANSWER[command.verb](asked, command)}")
+                asked.answers.extend(asked.more)
+                asked.more.clear()
+            except Refused as e:
+                asked.answers.append(f"{command.line}: refused, {e}. Nothing changed.")
+        key = f"answer/{item.id}"
+        message = tick.mailer.answer(
+            loaded.config,
+            to=player.email,
+            name=player.name,
+            topic=_topic(commands) if commands or not replying else "Your reply to press",
+            lines=asked.answers,
+            block=asked.block,
+            key=key,
+            in_reply_to=letter.message_id or None,
+        )
+        tick.queue(db, key=key, message=message, game=row.id, kind="answer")
+        status = "ignored" if problem else "used"
+        Journal.settle_input(db, item.id, status=status, game=row.id, player=player.name, note="commands")
+    tick.forget(row.id)  # `resign confirm` or `away` may have written the game
+    faults.checkpoint("players.committed")
+
+
+def _starts_with_command(text: str) -> bool:
+    return first_verb(text) is not None
+
+
+def _topic(commands: list[Command]) -> str:
+    verbs = {c.verb for c in commands}
+    if verbs == {"status"}:
+        return "Your status"
+    if verbs == {"help"}:
+        return "How to play by mail"
+    return "Press sent" if verbs == {"press"} else "Your commands"
+
+
+# --- status and help -------------------------------------------------------------------------------
+
+
+def _status(asked: Asked, command: Command) -> str:
+    lines, block = status_lines(asked.step.tick, asked.config, asked.step.row, asked.player)
+    asked.more.extend(lines)
+    asked.block = block
+    return "where you stand"
+
+
+def _help(asked: Asked, command: Command) -> str:
+    row = asked.step.row
+    ruleset = asked.config.ruleset
+    asked.more.extend(
+        [
+            "Orders: one a line, in the form below (it is filled in from your own position).",
+            "Commands, each on a line of its own at the top of a mail:",
+            *(f"  {line}" for line in PLAYER_SYNTAX),
+        ]
+    )
+    if not row.finished:
+        asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
+    return "how to play by mail"
+
+
+# --- leaving and absence ---------------------------------------------------------------------------
+
+
+def _resign(asked: Asked, command: Command) -> str:
+    step, name = asked.step, asked.player.name
+    step.running()
+    asking = set(control(step.tick.journal, step.row.id).get("resigning", []))
+    if not command.confirm:
+        step.control(resigning=sorted(asking | {name}))
+        return "are you sure? Reply `resign confirm` to leave the game; nothing changes until then."
+    if name not in asking:
+        raise Refused("write `resign` first; then `resign confirm`")
+    step.control(resigning=sorted(asking - {name}))
+    leave_seat(step, name, by="resigned")
+    return "done. You have left the game; your seat plays the game's default from now on."
+
+
+def _away(asked: Asked, command: Command) -> str:
+    step, name = asked.step, asked.player.name
+    step.running()
+    until = until_time(command.until, asked.config.schedule.timezone)
+    if until <= step.tick.now:
+        raise Refused(f"{command.until} has passed already")
+    absent = {**control(step.tick.journal, step.row.id).get("away", {}), name: until.isoformat()}
+    step.control(away=absent)
+    moved = _extend_for(asked)
+    step.tell_all(f"{name} is away for a while.{moved}")
+    step.history(f"{name} is away")
+    if moved:
+        return f"noted.{moved}"
+    return "noted. Until then your seat plays the game's default when you send nothing."
+
+
+def _extend_for(asked: Asked) -> str:
+    step = asked.step
+    if step.row.deadline is None:
+        return ""
+    deadline = away_deadline(step.tick, asked.config, step.row, step.row.deadline)
+    if deadline <= step.row.deadline:
+        return ""
+    step.save(deadline=deadline)
+    return f" The deadline moves to {step.when(deadline)}."
+
+
+def away_deadline(tick: Tick, config: GameConfig, row: GameRow, deadline: datetime) -> datetime:
+    """With Config `away` = extend, a deadline that falls while a player is away moves to their
+    return, at most `away_limit` (default 7d) later; otherwise it stays."""
+    if config.commands.get("away", "default") != "extend":
+        return deadline
+    limit = parse_duration(config.commands.get("away_limit", "7d"))
+    returns = [
+        datetime.fromisoformat(when)
+        for name, when in control(tick.journal, row.id).get("away", {}).items()
+        if name not in kicked(row) and datetime.fromisoformat(when) > deadline
+    ]
+    return min(max(returns), deadline + limit) if returns else deadline
+
+
+# --- press -----------------------------------------------------------------------------------------
+
+
+def press_mode(config: GameConfig) -> str:
+    mode = config.commands.get("press", "attributed").lower()
+    return mode if mode in PRESS_MODES else "attributed"
+
+
+def _press(asked: Asked, command: Command) -> str:
+    step, author = asked.step, asked.player.name
+    mode = press_mode(asked.config)
+    if mode == "none":
+        raise Refused("this game allows no press")
+    others = [
+        p for p in participants(asked.config, step.row) if p.name != author and p.name not in kicked(step.row)
+    ]
+    if [n.casefold() for n in command.names] == ["all"]:
+        to = others
+    else:
+        seats = {step.seat(n) for n in command.names}
+        if author in seats:
+            raise Refused("press goes to other players, not to yourself")
+        to = [p for p in others if p.name in seats]
+        if len(to) < len(seats):
+            raise Refused("a player who has left the game gets no press")
+    labels = [seat_label(step.row, p.name) for p in to]
+    shown = "" if mode == "anonymous" else seat_label(step.row, author)
+    for player in to:
+        _relay(asked, player, author=author, shown=shown, addressees=labels, text=command.text)
+    return f"sent to {', '.join(labels)}" + (" (anonymously)." if mode == "anonymous" else ".")
+
+
+def _relay(
+    asked: Asked,
+    player: Player,
+    *,
+    author: str,
+    shown: str,
+    addressees: list[str],
+    text: str,
+    reply: bool = False,
+) -> None:
+    step = asked.step
+    key = f"press/{asked.item.id}/{player.name}"
+    message = step.tick.mailer.press(
+        asked.config, player, author=shown, addressees=addressees, text=text, key=key, reply=reply
+    )
+    step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="press")
+    record = {"game": step.row.id, "author": author}
+    _remember(step.db, str(message["Message-ID"]), record)
+
+
+def _remember(db: sqlite3.Connection, message_id: str, record: dict[str, str]) -> None:
+    Journal.put_meta(db, f"press/{message_id}", json.dumps(record))
+
+
+def _relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
+    step = asked.step
+    author = replying["author"]
+    target = next((p for p in participants(asked.config, step.row) if p.name == author), None)
+    if press_mode(asked.config) == "none":
+        asked.answers.append("Your reply was not relayed: this game allows no press.")
+        return
+    if target is None or author in kicked(step.row):
+        asked.answers.append("Your reply could not be relayed: its addressee is no longer in the game.")
+        return
+    if not text.strip():
+        asked.answers.append("Your reply was empty; nothing was relayed.")
+        return
+    shown = "" if press_mode(asked.config) == "anonymous" else seat_label(step.row, asked.player.name)
+    _relay(
+        asked,
+        target,
+        author=asked.player.name,
+        shown=shown,
+        addressees=[author],
+        text=text.strip(),
+        reply=True,
+    )
+    asked.answers.append("Your reply was relayed to the author of the press you answered.")
+
+
+ANSWER = {
+    "status": _status,
+    "help": _help,
+    "resign": _resign,
+    "away": _away,
+    "press": _press,
+}
+
+
+def absent_players(tick: Tick, row: GameRow) -> set[str]:
+    """Seats that are not waited for: those who left, and those away."""
+    return kicked(row) | away(tick.journal, row.id, tick.now)

@@ -1,0 +1,112 @@
+"""One command being applied, whoever gave it: where it writes, what it may change, and what a
+seat's holder is told. The organiser's and the players' commands both build on it."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from courier.config.game import GameConfig, Player
+from courier.journal.sqlite import GameRow, Journal
+from courier.state.context import LoadedGame, Tick
+from courier.state.control import control, kicked, put_control, seat_label
+from courier.state.history import add_history_note
+from courier.state.newcomers import participants
+
+
+class Refused(Exception):
+    """A command that cannot apply; the text says why, for the organiser."""
+
+
+@dataclass
+class Step:
+    """One command being applied: where it writes and what it may change."""
+
+    tick: Tick
+    db: sqlite3.Connection
+    loaded: LoadedGame
+    row: GameRow
+    key: str  # outbox keys of this command's mail start with this
+
+    @property
+    def when(self) -> Callable[[datetime], str]:
+        return self.loaded.config.schedule.format_deadline
+
+    def save(self, **changes: object) -> None:
+        self.row = replace(self.row, **changes)  # type: ignore[arg-type]
+        Journal.update_game(
+            self.db,
+            self.row.id,
+            state=self.row.state,
+            phase_key=self.row.phase_key,
+            opened_at=self.row.opened_at,
+            deadline=self.row.deadline,
+            finished=self.row.finished,
+        )
+
+    def control(self, **changes: object) -> None:
+        put_control(self.db, self.row.id, {**control(self.tick.journal, self.row.id), **changes})
+
+    def tell_all(self, text: str) -> None:
+        config = self.loaded.config
+        for player in participants(config, self.row):
+            if player.name in kicked(self.row):
+                continue
+            key = f"{self.key}/{player.name}"
+            message = self.tick.mailer.announcement(config, player, row=self.row, text=text, key=key)
+            self.tick.queue(self.db, key=key, message=message, game=self.row.id, kind="notice")
+
+    def history(self, text: str) -> None:
+        add_history_note(self.tick, self.db, self.row.id, text)
+
+    def phase_label(self) -> str:
+        ruleset = self.loaded.config.ruleset
+        return ruleset.phase(ruleset.from_json(self.row.state)).label
+
+    def seat(self, name: str, *, left_too: bool = False) -> str:
+        """The seat a name means: a player's name, a nickname, or a substitute's own name (with
+        ``left_too``, also a seat whose player left: a substitute may take it)."""
+        wanted = name.strip().casefold()
+        row = replace(self.row, setup={**self.row.setup, "kicked": []}) if left_too else self.row
+        for player in participants(self.loaded.config, row):
+            names = {player.name, *player.nicknames, seat_label(self.row, player.name)}
+            if wanted in {n.casefold() for n in names}:
+                return player.name
+        seats = ", ".join(p.name for p in participants(self.loaded.config, self.row))
+        raise Refused(f"no player {name!r} in this game; the players are {seats}")
+
+    def running(self) -> None:
+        if self.row.finished:
+            raise Refused("the game is over")
+
+
+def leave_seat(step: Step, seat: str, *, by: str) -> None:
+    """A seat leaves (kicked, or resigned): its mail stops counting, the game's default plays it."""
+    step.tell_all(f"{seat} has left the game ({by}); from now on the seat plays as an absent player would.")
+    setup = {**step.row.setup, "kicked": sorted({*kicked(step.row), seat})}
+    Journal.set_setup(step.db, step.row.id, setup)
+    step.row = replace(step.row, setup=setup)
+    step.history(f"{seat} left the game ({by}); the seat plays the default")
+
+
+def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -> tuple[list[str], str]:
+    """What `status` tells a player: the phase and deadline, their orders on file, who has not written
+    (public), and their own view of the game (the order form for their position)."""
+    ruleset = config.ruleset
+    state = ruleset.from_json(row.state)
+    standing = tick.journal.standing(row.id, row.phase_key)
+    when = config.schedule.format_deadline(row.deadline) if row.deadline else "none (the game is paused)"
+    if row.finished:
+        return ["The game is over."], ""
+    mine = standing.get(player.name)
+    orders: list[str] = list(mine[0].get("orders", [])) if mine else []
+    silent = sorted(ruleset.awaiting(state) - standing.keys() - kicked(row))
+    lines = [
+        f"Phase: {ruleset.phase(state).label}. Deadline: {when}.",
+        "Your orders on file: " + ("; ".join(orders) if orders else "none yet."),
+        "Not written yet: " + (", ".join(silent) if silent else "nobody") + ".",
+        "Your view of the game, as the order form shows it:",
+    ]
+    return lines, ruleset.order_template(state, player.name)

@@ -1,0 +1,478 @@
+"""Incoming mail → the facts the tick needs: who sent it, to which address, whether it must never be
+answered, whether the receiving server saw a forgery, and the order text with quotes and signatures cut.
+
+Pure: bytes in, a frozen ``IncomingMail`` out. A merely malformed message comes back with empty
+fields, and the caller's receipt says so. A message shaped to break the standard library's parser
+(thousands of nested comments, MIME nested a thousand deep) is refused before parsing, and anything
+else that goes wrong while reading one message becomes ``UnreadableMail``: one mail never stops a tick.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import tomllib
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
+from email.utils import getaddresses, parseaddr
+from functools import cache
+from html.parser import HTMLParser
+
+from mailparser_reply import EmailMessage as ReplyMessage
+
+from courier.data import shipped_dir
+from courier.mail.authorship import auth_refusal, author_of
+from courier.screenful import printable, shorten
+
+__all__ = [
+    "IncomingMail",
+    "UnreadableMail",
+    "cut_reply",
+    "game_tag",
+    "html_to_text",
+    "plus_tag",
+    "raw_message_id",
+    "read_mail",
+]
+
+LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+# Orders come first and are short; cutting a stray newsletter's megabytes would cost seconds.
+MAX_ORDER_CHARS = 100_000
+# HTML carries several times its text in markup; cut it before converting (a 20 MB page is no order).
+MAX_HTML_CHARS = 10 * MAX_ORDER_CHARS
+# Limits no real client's mail comes near, far below where the standard library's recursive parsers
+# fail: a header's comment nesting, MIME parts nested in one another, and the header block's size.
+MAX_COMMENT_DEPTH = 32
+MAX_MIME_DEPTH = 40
+MAX_HEADER_BYTES = 512 * 1024
+
+
+class UnreadableMail(Exception):
+    """A message that cannot be read safely; the reason is for the journal and the log."""
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    sender: str  # bare addr-spec from From:, lower case ("" if none)
+    sender_name: str
+    subject: str
+    message_id: str  # "<id@host>" or ""
+    in_reply_to: str
+    recipients: tuple[str, ...]  # To, Cc, Delivered-To, X-Original-To, Envelope-To; lower case, no repeats
+    text: str  # the player's own words: quotes, attributions and signatures cut
+    full_text: str  # the whole body as text, before cutting
+    automatic: str | None  # why this message must never be answered, or None
+    refusal: str | None  # why it must not count though its From is registered (forgery, two authors)
+    forwarded: bool = False  # it carried forwarded text (inline or attached), which was not read
+
+
+def read_mail(
+    raw: bytes, *, trusted_authserv_ids: Collection[str] = (), require_pass: bool = False
+) -> IncomingMail:
+    """Everything interpretation needs from one raw message. When ``trusted_authserv_ids`` is given,
+    only Authentication-Results headers added by those servers are believed; ``require_pass`` refuses
+    a mail they do not show as DKIM- or DMARC-authenticated (``courier.authorship``)."""
+    refusal = _screen(raw)
+    if refusal:
+        raise UnreadableMail(refusal)
+    try:
+        return _read(raw, trusted_authserv_ids, require_pass)
+    except Exception as e:  # whatever a hostile shape finds in the parser, this mail alone is lost
+        raise UnreadableMail(f"{type(e).__name__} while reading it") from e
+
+
+def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool) -> IncomingMail:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
+    # The raw From, not the policy's reading of it: that drops `<evil@x>` after an address-like name.
+    author = author_of([v for k, v in msg.raw_items() if k.lower() == "from"])
+    sender = author.address
+    verdict = auth_refusal(
+        _header_values(msg, "Authentication-Results"),
+        sender=sender,
+        trusted=trusted_authserv_ids,
+        require_pass=require_pass,
+    )
+    full_text = printable(_body_text(msg))
+    return IncomingMail(
+        sender=sender,
+        sender_name=printable(author.name),
+        subject=printable(" ".join(_header(msg, "Subject").split())),
+        message_id=_msg_id(_header(msg, "Message-ID")),
+        in_reply_to=_msg_id(_header(msg, "In-Reply-To")),
+        recipients=_recipients(msg),
+        text=cut_reply(full_text),
+        full_text=full_text,
+        automatic=_automatic(msg, sender),
+        refusal=author.problem or verdict,
+        forwarded=_attached_message(msg) or bool(_FORWARD.search(full_text[:MAX_ORDER_CHARS])),
+    )
+
+
+# --- screening before parsing -----------------------------------------------------------------------
+
+_MIME_CONTAINER = re.compile(rb"^content-type:[ \t]*(?:multipart|message)/", re.IGNORECASE | re.MULTILINE)
+
+
+def _screen(raw: bytes) -> str | None:
+    """Why this message must not reach the parser, or None. Cheap: a few scans of the bytes."""
+    header_block = _header_block(raw)
+    if len(header_block) > MAX_HEADER_BYTES:
+        return f"its headers are {len(header_block):,} bytes long"
+    depth = _comment_depth(header_block)
+    if depth > MAX_COMMENT_DEPTH:
+        return f"a header nests {depth} comments"
+    containers = len(_MIME_CONTAINER.findall(raw))
+    if containers > MAX_MIME_DEPTH:
+        return f"it holds {containers} nested MIME containers"
+    return None
+
+
+def _header_block(raw: bytes) -> bytes:
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
+    return raw[: min(ends)] if ends else raw
+
+
+def _comment_depth(header_block: bytes) -> int:
+    """The deepest ``(`` nesting within any one header (continuation lines belong to their header)."""
+    if header_block.count(b"(") <= MAX_COMMENT_DEPTH:
+        return header_block.count(b"(")  # cannot nest deeper than it has parentheses
+    deepest = depth = 0
+    escaped = False
+    for line in header_block.splitlines():
+        if line[:1] not in (b" ", b"\t"):
+            depth = 0
+        for byte in line:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash quotes the next character
+                escaped = True
+            elif byte == 0x28:
+                depth += 1
+                deepest = max(deepest, depth)
+            elif byte == 0x29:
+                depth = max(0, depth - 1)
+    return deepest
+
+
+def raw_message_id(raw: bytes) -> str:
+    """The Message-ID for the journal's duplicate check, read without the structured-header parser
+    (which a hostile Message-ID can send into deep recursion)."""
+    found = re.search(rb"^message-id:[ \t]*((?:.*)(?:\r?\n[ \t].*)*)", _header_block(raw), re.I | re.M)
+    value = found.group(1).decode("latin-1") if found else ""
+    return _msg_id(" ".join(value.split()))[:998]
+
+
+# --- headers ---------------------------------------------------------------------------------------
+
+
+def _header_values(msg: EmailMessage, name: str) -> list[str]:
+    """Every value of one header, decoded. The policy's parser can raise on some malformed headers;
+    the raw value is better than losing the message."""
+    try:
+        return [str(value) for value in msg.get_all(name, [])]
+    except Exception:  # any parser bug must degrade to the raw text
+        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    return ", ".join(_header_values(msg, name))
+
+
+def _msg_id(value: str) -> str:
+    found = re.search(r"<[^<>\s]+>", value)
+    if found:
+        return found.group()
+    bare = value.strip().split()
+    return f"<{bare[0]}>" if bare else ""
+
+
+_RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+
+def _recipients(msg: EmailMessage) -> tuple[str, ...]:
+    values = [_header(msg, name) for name in _RECIPIENT_HEADERS]
+    found: dict[str, None] = {}
+    for _name, addr in getaddresses([v for v in values if v]):
+        if "@" in addr:
+            found[addr.strip().lower()] = None
+    return tuple(found)
+
+
+_AUTOMATIC_FLAGS = ("X-Autoreply", "X-Autorespond", "X-Autogenerated", "X-Failed-Recipients")
+_DAEMONS = ("mailer-daemon", "postmaster")
+
+
+def _automatic(msg: EmailMessage, sender: str) -> str | None:
+    """RFC 3834 and the older conventions autoresponders, list servers and bounces follow."""
+    auto_submitted = _header(msg, "Auto-Submitted").strip()
+    if auto_submitted and auto_submitted.split(";")[0].strip().lower() != "no":
+        return f"Auto-Submitted: {auto_submitted}"
+    precedence = _header(msg, "Precedence").strip()
+    if precedence.lower() not in _autoreplies()["ordinary_precedence"]:
+        return f"Precedence: {precedence}"
+    for flag in _AUTOMATIC_FLAGS:
+        if flag in msg:
+            return f"{flag}: {_header(msg, flag).strip()}"
+    if "List-Id" in msg:
+        return f"sent through a mailing list (List-Id: {_header(msg, 'List-Id').strip()})"
+    if "Return-Path" in msg and _header(msg, "Return-Path").strip() in ("<>", ""):
+        return "empty Return-Path <> (a bounce or other notification)"
+    if sender.split("@")[0] in _DAEMONS:
+        return f"sent by {sender}"
+    if msg.get_content_type() == "multipart/report":
+        report_type = msg.get_param("report-type", "")
+        return f"multipart/report ({report_type or 'report'}), a bounce or receipt"
+    return _automatic_subject(" ".join(_header(msg, "Subject").split()))
+
+
+def _automatic_subject(subject: str) -> str | None:
+    """Autoresponders that set no header still announce themselves in the subject's first words."""
+    folded = subject.casefold()
+    for prefix in _autoreplies()["subject_prefixes"]:
+        if folded.startswith(prefix.casefold()) and not folded[len(prefix) : len(prefix) + 1].isalnum():
+            return f"an automatic reply (subject “{shorten(subject)}”)"
+    return None
+
+
+@cache
+def _autoreplies() -> dict[str, list[str]]:
+    data = tomllib.loads((shipped_dir("config") / "autoreplies.toml").read_text(encoding="utf-8"))
+    return {"subject_prefixes": data["subject_prefixes"], "ordinary_precedence": data["ordinary_precedence"]}
+
+
+# --- subject and address tags ----------------------------------------------------------------------
+
+# One reply or forward prefix in the languages we read: "Re:", "AW[2]:", "Fwd(3):".
+REPLY_WORD = r"(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*"
+_REPLY_PREFIX = re.compile(rf"^\s*(?:{REPLY_WORD})+", re.I)
+_TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*)\]", re.IGNORECASE)
+# Markers that mail filters put in subjects; never a game.
+_FILTER_TAGS = frozenset({"spam", "external", "ext", "extern", "extern-mail", "bulk", "suspicious", "phish"})
+
+
+def game_tag(subject: str) -> str | None:
+    """The first ``[game-id]`` in a subject, lower case: ``Re: AW: [Truce-1] orders`` → ``truce-1``."""
+    rest = _REPLY_PREFIX.sub("", subject)
+    for found in _TAG.finditer(rest):
+        tag = found.group(1).lower()
+        if tag not in _FILTER_TAGS:
+            return tag
+    return None
+
+
+def plus_tag(address: str) -> str | None:
+    """``orders+truce-1@x.org`` (or ``Orders <orders+Truce-1@x.org>``) → ``truce-1``."""
+    local = parseaddr(address)[1].rpartition("@")[0]
+    _base, plus, tag = local.partition("+")
+    return tag.lower() if plus and tag else None
+
+
+# --- body ------------------------------------------------------------------------------------------
+
+
+def _body_text(msg: EmailMessage) -> str:
+    """The plain part when it says anything, else the HTML part as text."""
+    plain = _find_part(msg, "plain")
+    text = _decode(plain)[:MAX_HTML_CHARS] if plain is not None else ""
+    if not text.strip():
+        html = _find_part(msg, "html")
+        if html is not None:
+            text = html_to_text(_decode(html)[:MAX_HTML_CHARS])
+    return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+
+
+def _find_part(msg: EmailMessage, subtype: str) -> Message | None:
+    """The sender's own text part: never one inside a forwarded (attached) message."""
+    own = list(_own_parts(msg))
+    try:
+        body = msg.get_body(preferencelist=(subtype,))
+    except Exception:  # a broken MIME tree falls back to the walk below
+        body = None
+    if body is not None and any(part is body for part in own):
+        return body
+    for part in own:  # get_body skips e.g. text parts inside multipart/report
+        if part.get_content_type() == f"text/{subtype}" and part.get_content_disposition() != "attachment":
+            return part
+    return None
+
+
+def _own_parts(msg: Message) -> Iterator[Message]:
+    """Every part but those inside an attached message (message/rfc822 and the like), at any depth."""
+    stack = [msg]
+    while stack:
+        part = stack.pop()
+        yield part
+        if part.get_content_maintype() == "message" and part is not msg:
+            continue
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend(reversed([p for p in payload if isinstance(p, Message)]))
+
+
+def _attached_message(msg: Message) -> bool:
+    return any(p.get_content_type() in _FORWARDED_TYPES for p in _own_parts(msg) if p is not msg)
+
+
+_FORWARDED_TYPES = frozenset({"message/rfc822", "message/global"})
+
+
+_LATIN1_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1"})
+
+
+def _decode(part: Message) -> str:
+    """get_content() raises on unknown charsets and garbles UTF-8 labelled us-ascii; decode the bytes
+    ourselves with a fallback chain instead."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    declared = part.get_content_charset() or "utf-8"
+    # As browsers do (WHATWG Encoding): mail labelled Latin-1 is Windows-1252 in practice, whose
+    # "…" and curly quotes would otherwise become invisible control characters.
+    declared = "cp1252" if declared.lower() in _LATIN1_LABELS else declared
+    for charset in (declared, "utf-8", "cp1252"):
+        try:
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("latin-1")  # never fails: every byte is a character
+
+
+_BLOCK_TAGS = frozenset(
+    {"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "footer", "form", "h1", "h2"}
+    | {"h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table", "tr", "ul"}
+)
+_SKIPPED_TAGS = frozenset({"head", "script", "style", "title", "template"})
+
+
+class _TextExtractor(HTMLParser):
+    """Block tags become line breaks and blockquotes become "> " lines, so cut_reply sees the same
+    shapes as in a plain-text reply. Unlike html2text it adds no Markdown (`1\\.`, `**x**`), which
+    would change the player's order lines."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = [""]
+        self.quote_depth = 0
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED_TAGS:
+            self.skipping += 1
+        elif tag in _BLOCK_TAGS:
+            self._break()
+        if tag == "blockquote":
+            self.quote_depth += 1
+        elif tag in ("td", "th"):
+            self.lines[-1] += " "
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED_TAGS:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag == "blockquote":
+            self.quote_depth = max(0, self.quote_depth - 1)
+        if tag in _BLOCK_TAGS:
+            self._break()
+
+    def handle_data(self, data: str) -> None:
+        if self.skipping:
+            return
+        text = re.sub(r"[ \t\r\n]+", " ", data.replace("\xa0", " "))
+        if not self.lines[-1] and not text.strip():
+            return
+        if not self.lines[-1]:
+            text = "> " * self.quote_depth + text.lstrip()
+        self.lines[-1] += text
+
+    def _break(self) -> None:
+        self.lines[-1] = self.lines[-1].rstrip()
+        if self.lines[-1]:
+            self.lines.append("")
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    return "\n".join(parser.lines).strip()
+
+
+# --- cutting quotes and signatures -----------------------------------------------------------------
+
+_SEPARATOR = re.compile(
+    r"^\s*-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|mensaje original|"
+    r"messaggio originale|oorspronkelijk bericht)\s*-{2,}\s*$",
+    re.IGNORECASE,
+)
+# Inline forwards as mail programs write them; everything from here on is someone else's text.
+_FORWARD = re.compile(
+    r"^[ \t]*(?:-{3,}[ \t]*(?:forwarded message|weitergeleitete nachricht|message transféré|"
+    r"mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|"
+    r"videresendt meddelelse|vidarebefordrat meddelande|videresendt melding)[ \t]*-{3,}|"
+    r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
+    r"début du message (?:réexpédié|transféré)\s?:|inicio del mensaje reenviado:|"
+    r"inizio messaggio inoltrato:|begin doorgestuurd bericht:)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Outlook's unquoted header block: a From line directly followed by its Sent/Date line. Stricter than
+# mail-parser-reply's rule (any two of From/To/Subject/Date lines), which would eat "From: X\nTo: Y".
+_OUTLOOK_FROM = re.compile(r"^\W{0,2}(?:from|von|de|da|van)\W{0,2}\s?:", re.IGNORECASE)
+_OUTLOOK_SENT = re.compile(
+    r"^\W{0,2}(?:sent|date|gesendet|datum|envoyé|enviado|fecha|inviato|data|verzonden)\W{0,2}\s?:",
+    re.IGNORECASE,
+)
+# "On … wrote:" in the languages we read; Gmail wraps it onto a second line. Our own because
+# mail-parser-reply's (1.36) miss Gmail's Dutch and all Spanish attributions.
+_ATTRIBUTION = re.compile(
+    r"^[> ]*(?:on|am|le|el|il|op)\s[^\n]{0,200}?(?:\n[^\n]{0,200}?)?"
+    r"\b(?:wrote|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef)\b[^\n]{0,100}:[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+# Hands mail-parser-reply the whole text as one reply: the headers are cut above, it finds signatures.
+_NEVER = re.compile(r"(?!)")
+
+
+def cut_reply(text: str) -> str:
+    """The player's own lines: quoted lines and attributions dropped (so inline and bottom-posted
+    answers survive), everything after a "-- " delimiter, an "Original Message" separator or an Outlook
+    header block cut, then signatures ("Sent from my phone", "Best regards,") cut by mail-parser-reply."""
+    text = text[:MAX_ORDER_CHARS].replace("\r\n", "\n")
+    own = _own_lines(_ATTRIBUTION.sub("", text))
+    if not own:
+        return ""
+    message = ReplyMessage(text=own, languages=list(LANGUAGES), keep_hyphen_lists=True, _header_regex=_NEVER)
+    without_signature = str(message.read().replies[0].body).strip()
+    return without_signature or own  # never let a signature rule swallow the whole message
+
+
+def _own_lines(text: str) -> str:
+    lines = text.split("\n")
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if line.rstrip() == "--" or _SEPARATOR.match(line) or _FORWARD.match(line):
+            break
+        if _OUTLOOK_FROM.match(line.strip()) and _OUTLOOK_SENT.match(following.strip()):
+            break
+        if not line.lstrip().startswith(">"):
+            kept.append(line.rstrip())
+    # Dropped quotes leave gaps; one blank line is enough.
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
+@dataclass(frozen=True)
+class Letter:
+    """An input reduced to what interpretation needs, whatever its source."""
+
+    sender: str
+    subject: str
+    message_id: str
+    tags: tuple[str, ...]  # game ids named by subject tag or plus-address
+    text: str
+    secret: str | None  # a form's Secret column; mail carries it as a `secret:` line
+    refusal: str | None  # why this mail must not count (auth failure), to tell the real player
+    silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
+    forwarded: bool = False  # forwarded text was left out of ``text``
+    in_reply_to: str = ""  # a reply to relayed press goes back to its author

@@ -1,0 +1,376 @@
+"""Every mail a tick sends, as a context for ``compose``: the bridge between the journal's view of a
+game and the templates. A player's mail carries public events and their own private ones only."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from email.message import EmailMessage
+from typing import TYPE_CHECKING, Any
+
+from courier import screenful
+from courier.mail.compose import (
+    AnswerContext,
+    AnyContext,
+    ErrorContext,
+    GameOverContext,
+    MailContext,
+    MailPicture,
+    NoticeContext,
+    OrganiserContext,
+    PressContext,
+    ReceiptContext,
+    ReminderContext,
+    ReportContext,
+    WelcomeContext,
+    compose,
+)
+from courier.mail.pictures import mail_pictures
+from courier.mail.render import RenderError, make_environment, render_event
+from engine.core import Event, Opening, Outcome, Submission, visible_to
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from jinja2 import Environment
+
+    from courier.config.deployment import Deployment
+    from courier.config.game import GameConfig, Player
+    from courier.journal.sqlite import GameRow
+
+
+def opening_events(ruleset: Any, state: Any) -> tuple[Event, ...]:
+    """What a game tells at its start (optional ``opening_events``): secret roles, dealt cards."""
+    return tuple(ruleset.opening_events(state)) if isinstance(ruleset, Opening) else ()
+
+
+def seed_hash(seed: str) -> str:
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class Mailer:
+    def __init__(self, deployment: Deployment, *, now: datetime, secret: bytes = b"") -> None:
+        self.deployment = deployment
+        self.now = now
+        # Message-IDs, boundaries and picture ids derive from the outbox key ("receipt/<input id>")
+        # through this journal's secret, so nobody can count the mail we received between two of theirs.
+        self.secret = secret
+        self.env = make_environment(deployment.templates)
+        # An organiser's broken template never holds a player's mail: that mail uses the built-in
+        # one, and the tick tells the organiser what to fix (``broken_templates``).
+        self.builtin = make_environment() if deployment.templates else None
+        self.broken_templates: set[str] = set()
+        # A round's events are the same objects in every recipient's report, and a line depends on
+        # its event alone: each is rendered once (the event kept, so its id is not reused).
+        self._event_lines: dict[int, tuple[Event, str]] = {}
+
+    # --- building blocks --------------------------------------------------------------------------
+
+    def _common(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        state: Any,
+        deadline: datetime | None,
+        label: str | None = None,
+    ) -> MailContext:
+        ruleset = config.ruleset
+        finished = ruleset.outcome(state) is not None
+        return MailContext(
+            game_id=config.id,
+            game_title=ruleset.title,
+            phase_label=label or ruleset.phase(state).label,
+            recipient_name=player.name,
+            recipient_email=player.email,
+            deadline_text=config.schedule.format_deadline(deadline) if deadline else "",
+            order_template="" if finished else ruleset.order_template(state, player.name),
+        )
+
+    def _send(
+        self,
+        kind: str,
+        ctx: AnyContext,
+        *,
+        to: str,
+        key: str,
+        in_reply_to: str | None = None,
+        pictures: Sequence[MailPicture] = (),
+    ) -> EmailMessage:
+        try:
+            return self._compose(
+                self.env, kind, ctx, to=to, key=key, in_reply_to=in_reply_to, pictures=pictures
+            )
+        except RenderError as e:
+            if self.builtin is None:
+                raise
+            self.broken_templates.add(str(e))
+            return self._compose(
+                self.builtin, kind, ctx, to=to, key=key, in_reply_to=in_reply_to, pictures=pictures
+            )
+
+    def _compose(
+        self,
+        env: Environment,
+        kind: str,
+        ctx: AnyContext,
+        *,
+        to: str,
+        key: str,
+        in_reply_to: str | None,
+        pictures: Sequence[MailPicture],
+    ) -> EmailMessage:
+        return compose(
+            env,
+            kind,
+            ctx,
+            sender=self.deployment.sender,
+            reply_to=self.deployment.reply_to,
+            to=to,
+            message_key=hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()
+            if self.secret
+            else key,
+            domain=self.deployment.domain,
+            in_reply_to=in_reply_to,
+            date=self.now,
+            pictures=pictures,
+        )
+
+    def _lines(self, config: GameConfig, events: Sequence[Event], player: str | None) -> list[str]:
+        return [self._event_line(config.ruleset.name, e) for e in visible_to(events, player)]
+
+    def forget_event_lines(self) -> None:
+        """A round's mail is written: its event lines will not be asked for again."""
+        self._event_lines.clear()
+
+    def _event_line(self, game: str, event: Event) -> str:
+        kept = self._event_lines.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = (event, self._render_event(game, event))
+            self._event_lines[id(event)] = kept
+        return kept[1]
+
+    def _render_event(self, game: str, event: Event) -> str:
+        try:
+            return render_event(self.env, game, event)
+        except RenderError as e:
+            if self.builtin is None:
+                raise
+            self.broken_templates.add(str(e))
+            return render_event(self.builtin, game, event)
+
+    # --- the kinds ----------------------------------------------------------------------------------
+
+    def welcome(
+        self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str, *, key: str = ""
+    ) -> EmailMessage:
+        seated = set(row.setup["players"]) | set(row.setup.get("joined", ()))
+        playing = [p.name for p in config.players if p.name in seated]
+        ctx = WelcomeContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline),
+            players=playing,
+            rules_summary=f"{config.ruleset.title} for {len(playing)} players.",
+            seed_hash=seed_hash(seed),
+            private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
+        )
+        pictures = mail_pictures(config.ruleset, state, player.name)  # the starting map, as they see it
+        key = key or f"{config.id}/welcome/{player.name}"
+        return self._send("welcome", ctx, to=player.email, key=key, pictures=pictures)
+
+    def receipt(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        row: GameRow,
+        state: Any,
+        parsed: Submission,
+        standing: Submission,
+        in_reply_to: str | None,
+        key: str,
+        late: bool = False,
+        kept: bool = False,
+    ) -> EmailMessage:
+        errors, more = screenful.problems(parsed.errors)
+        ctx = ReceiptContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline),
+            orders=screenful.orders(parsed.orders),
+            errors=errors,
+            notes=screenful.notes(parsed.notes) + ([more] if more else []),
+            standing=screenful.orders(standing.orders),
+            late=late,
+            kept=kept,
+        )
+        return self._send("receipt", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
+
+    def notice(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        row: GameRow,
+        events: Sequence[Event],
+        key: str,
+        state: Any = None,
+    ) -> EmailMessage | None:
+        """Events that take effect on receipt (a Truce gift, a newcomer), told to whoever may see them.
+        ``state`` is the game after them (default: the journal row's)."""
+        lines = self._lines(config, events, player.name)
+        if not lines:
+            return None
+        state = config.ruleset.from_json(row.state) if state is None else state
+        ctx = NoticeContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline), lines=lines
+        )
+        return self._send("notice", ctx, to=player.email, key=key)
+
+    def announcement(
+        self, config: GameConfig, player: Player, *, row: GameRow, text: str, key: str
+    ) -> EmailMessage:
+        """A notice from the arbiter itself (a deadline moved after an outage), to one player."""
+        state = config.ruleset.from_json(row.state)
+        ctx = NoticeContext(
+            mail=self._common(config, player, state=state, deadline=row.deadline), lines=[text]
+        )
+        return self._send("notice", ctx, to=player.email, key=key)
+
+    def report(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        resolved_label: str,
+        after: GameRow,
+        state: Any,
+        events: Sequence[Event],
+        submissions: Mapping[str, Submission],
+        outcome: Outcome | None,
+        key: str,
+    ) -> EmailMessage:
+        ruleset = config.ruleset
+        public = self._lines(config, [e for e in events if e.public], player.name)
+        private = self._lines(config, [e for e in events if not e.public], player.name)
+        rows = ruleset.ledger(state)
+        headers = list(rows[0]) if rows else []
+        table = [[_text(r.get(h)) for h in headers] for r in rows]
+        mail = self._common(config, player, state=state, deadline=after.deadline, label=resolved_label)
+        common: dict[str, Any] = dict(
+            mail=mail,
+            public_lines=public,
+            private_lines=private,
+            ledger_headers=headers,
+            ledger_rows=table,
+            next_phase_label="" if outcome else ruleset.phase(state).label,
+        )
+        if outcome is None:
+            pictures = mail_pictures(ruleset, state, player.name)
+            return self._send("report", ReportContext(**common), to=player.email, key=key, pictures=pictures)
+        ctx = GameOverContext(
+            **common,
+            winners=list(outcome.winners),
+            ranking=[list(group) for group in outcome.ranking],
+            seed=after.seed,
+            seed_hash=seed_hash(after.seed),
+        )
+        pictures = mail_pictures(ruleset, state, player.name)
+        return self._send("game_over", ctx, to=player.email, key=key, pictures=pictures)
+
+    def organiser_report(
+        self,
+        config: GameConfig,
+        organiser: str,
+        *,
+        resolved_label: str,
+        state: Any,
+        events: Sequence[Event],
+        key: str,
+    ) -> EmailMessage | None:
+        """The arbiter's view of a round, for games that draw maps: every event, the unfogged map."""
+        ruleset = config.ruleset
+        pictures = mail_pictures(ruleset, state, None)
+        if not pictures:
+            return None
+        mail = MailContext(
+            game_id=config.id,
+            game_title=ruleset.title,
+            phase_label=resolved_label,
+            recipient_name="organiser",
+            recipient_email=organiser,
+        )
+        lines = [self._event_line(ruleset.name, e) for e in events]
+        ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
+        return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
+
+    def reminder(
+        self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str
+    ) -> EmailMessage:
+        ctx = ReminderContext(mail=self._common(config, player, state=state, deadline=row.deadline))
+        return self._send("reminder", ctx, to=player.email, key=key)
+
+    def error(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        reason: str,
+        subject: str,
+        in_reply_to: str | None,
+        key: str,
+    ) -> EmailMessage:
+        mail = _outside_phases(config, player.name, player.email)
+        ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=screenful.shorten(subject))
+        return self._send("error", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
+
+    def organiser(self, game_id: str | None, organiser: str, problem: str, *, key: str) -> EmailMessage:
+        mail = replace(_outside_phases(None, "organiser", organiser), game_id=game_id or "")
+        return self._send("organiser", OrganiserContext(mail=mail, problem=problem), to=organiser, key=key)
+
+    def answer(
+        self,
+        config: GameConfig | None,
+        *,
+        to: str,
+        name: str,
+        topic: str,
+        lines: Sequence[str],
+        key: str,
+        block: str = "",
+        in_reply_to: str | None = None,
+    ) -> EmailMessage:
+        """The arbiter's answer to a command, to the organiser or a player (``name``)."""
+        mail = _outside_phases(config, name, to)
+        ctx = AnswerContext(mail=mail, topic=topic, lines=list(lines), block=block)
+        return self._send("answer", ctx, to=to, key=key, in_reply_to=in_reply_to)
+
+    def press(
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        author: str,
+        addressees: Sequence[str],
+        text: str,
+        key: str,
+        reply: bool = False,
+    ) -> EmailMessage:
+        """Press relayed in the arbiter's own mail: From, Reply-To and every header are the arbiter's."""
+        mail = _outside_phases(config, player.name, player.email)
+        ctx = PressContext(mail=mail, author=author, addressees=list(addressees), text=text, reply=reply)
+        return self._send("press", ctx, to=player.email, key=key)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _outside_phases(config: GameConfig | None, name: str, address: str) -> MailContext:
+    """The frame of a mail that belongs to no phase (an error, an answer, press, the organiser's)."""
+    return MailContext(
+        game_id=config.id if config else "",
+        game_title=config.ruleset.title if config else "Courier",
+        phase_label="",
+        recipient_name=name,
+        recipient_email=address,
+    )

@@ -1,0 +1,124 @@
+"""What one tick works with: the deployment, the journal, the backends, the clock reading and the
+games whose config loaded. Passed to each step so steps stay small functions."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Any
+
+from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
+from courier.config.deployment import Deployment
+from courier.config.game import GameConfig, is_bot_address
+from courier.errors import ConfigError, JournalError
+from courier.journal.sqlite import GameRow, Journal
+from courier.mail.compose import journal_bytes
+from courier.mail.mailer import Mailer
+from courier.mail.render import RenderError
+from engine import find_ruleset
+
+log = logging.getLogger(__name__)
+
+# An operator's problem (a backend, the config, an organiser's template): reported, and the rest
+# of the tick goes on. Anything else is a bug and stops the tick, losing nothing already committed.
+OPERATOR_ERRORS = (BackendError, ConfigError, RenderError)
+# Failures of the machine or the journal, not of one game: they stop the tick (nothing is lost).
+NOT_A_GAMES_FAULT = (sqlite3.Error, JournalError, MemoryError)
+
+
+@dataclass
+class LoadedGame:
+    config: GameConfig
+    workbook: Workbook
+    snapshot: SheetSnapshot
+    organiser: str
+    fixed_seed: str | None
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as the journal holds it, its state decoded once (style.md, "Decode once")."""
+
+    row: GameRow
+    state: Any
+
+
+@dataclass
+class Tick:
+    deployment: Deployment
+    journal: Journal
+    inbox: Inbox
+    transport: Transport
+    mailer: Mailer
+    now: datetime
+    games: dict[str, LoadedGame] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    broken: set[str] = field(default_factory=set)  # games whose config did not load this tick
+    failed_games: dict[str, str] = field(default_factory=dict)  # game → its error this tick
+    publish: bool = True
+    backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
+    new_journal: bool = False  # the operator's word that an empty journal starts every game over
+    reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
+    views: dict[str, GameView] = field(default_factory=dict)  # decoded games; see ``view``
+    settled: dict[str, Any] = field(default_factory=dict)  # rounds resolved ahead (rounds.settle)
+
+    def view(self, game_id: str) -> GameView | None:
+        """The game's journal row and its decoded state, read once per tick and kept up to date by
+        ``remember`` (or dropped by ``forget``) wherever a step writes the game."""
+        if game_id not in self.views:
+            row = self.journal.game(game_id)
+            if row is None:
+                return None
+            self.views[game_id] = GameView(row, find_ruleset(row.ruleset).from_json(row.state))
+        return self.views[game_id]
+
+    def remember(self, row: GameRow, state: Any) -> None:
+        """Call after committing ``row`` (whose ``state`` is ``state``'s JSON)."""
+        self.views[row.id] = GameView(row, state)
+
+    def forget(self, game_id: str) -> None:
+        self.views.pop(game_id, None)
+
+    def queue(
+        self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str
+    ) -> bool:
+        """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""
+        if is_bot_address(str(message["To"])):
+            return False
+        raw, pictures = journal_bytes(message)
+        return self.journal.queue(
+            db,
+            key=key,
+            message_id=str(message["Message-ID"]),
+            game=game,
+            kind=kind,
+            recipient=str(message["To"]),
+            raw=raw,
+            pictures=pictures,
+            created_at=self.now,
+        )
+
+    def problem(self, text: str) -> None:
+        log.error("%s", text)
+        self.problems.append(text)
+
+    def warn_once(self, game_id: str | None, organiser: str, warning: str) -> None:
+        """A problem that stops nothing (a misspelt setting): on stderr and to the organiser, once."""
+        key = "warned/" + hashlib.sha256(warning.encode()).hexdigest()[:16]
+        if self.journal.meta(key) is None:
+            log.warning("%s", warning)
+            self.tell_organiser(game_id, organiser, warning)
+            self.journal.set_meta(key, warning)
+
+    def tell_organiser(self, game_id: str | None, organiser: str, problem: str) -> None:
+        """One mail to the organiser per distinct problem, ever (the outbox key dedups it)."""
+        digest = hashlib.sha256(problem.encode()).hexdigest()[:16]
+        message = self.mailer.organiser(game_id, organiser, problem, key=f"organiser/{game_id}/{digest}")
+        with self.journal.transaction() as db:
+            self.queue(
+                db, key=f"organiser/{game_id}/{digest}", message=message, game=game_id, kind="organiser"
+            )

@@ -1,0 +1,67 @@
+"""What the organiser's and players' commands leave behind for the other steps: a game paused, a
+round to resolve now, players away, resignations asked, and the number of rollbacks (so the re-run
+round's mail gets outbox keys of its own). Kept in the journal's meta table; seats (substitutes,
+kicked players) live in the game's setup, beside the newcomers who joined."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from courier.config.game import GameConfig, Player
+from courier.journal.sqlite import GameRow, Journal
+
+
+def control(journal: Journal, game: str) -> dict[str, Any]:
+    return dict(json.loads(journal.meta(f"control/{game}") or "{}"))
+
+
+def put_control(db: sqlite3.Connection, game: str, data: dict[str, Any]) -> None:
+    Journal.put_meta(db, f"control/{game}", json.dumps(data, sort_keys=True))
+
+
+def paused(journal: Journal, game: str) -> bool:
+    return bool(control(journal, game).get("paused"))
+
+
+def round_key(journal: Journal, row: GameRow) -> str:
+    """``game/phase`` for a round's outbox keys; ``game/phase#N`` after the Nth rollback."""
+    epoch = control(journal, row.id).get("epoch", 0)
+    return f"{row.id}/{row.phase_key}" + (f"#{epoch}" if epoch else "")
+
+
+def kicked(row: GameRow) -> set[str]:
+    """Seats taken out of the game (kicked or resigned): they play the game's default."""
+    return set(row.setup.get("kicked", []))
+
+
+def away(journal: Journal, game: str, now: datetime) -> set[str]:
+    """Players away at ``now`` (``away until …``)."""
+    until = control(journal, game).get("away", {})
+    return {name for name, when in until.items() if datetime.fromisoformat(when) > now}
+
+
+def with_seats(config: GameConfig, row: GameRow | None) -> GameConfig:
+    """The Players tab as the journal's substitutes amend it: a replaced seat keeps its name (the game
+    knows it by that) and takes the newcomer's address; the old address no longer counts."""
+    seats: dict[str, dict[str, str]] = row.setup.get("seats", {}) if row else {}
+    if not seats:
+        return config
+    players = tuple(_seated(p, seats.get(p.name)) for p in config.players)
+    return replace(config, players=players)
+
+
+def _seated(player: Player, seat: dict[str, str] | None) -> Player:
+    if seat is None:
+        return player
+    nick = (seat["name"],) if seat.get("name") else ()
+    return replace(player, email=seat["email"], nicknames=(*player.nicknames, *nick), secret="")
+
+
+def seat_label(row: GameRow, seat: str) -> str:
+    """``Emmett (for Darcy)`` once a substitute took a seat under a name of their own."""
+    name = row.setup.get("seats", {}).get(seat, {}).get("name", "")
+    return f"{name} (for {seat})" if name and name != seat else seat

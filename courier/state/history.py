@@ -1,0 +1,25 @@
+"""Public notes in a game's History tab (a pause, a substitute, a rollback), kept in the journal
+beside the rounds they follow."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from courier.journal.sqlite import Journal
+from courier.state.context import Tick
+
+
+def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, *texts: str) -> None:
+    """Public lines in the History tab, placed after the rounds resolved so far (in ``db``'s
+    transaction)."""
+    notes = history_notes(tick.journal, game_id)
+    done = tick.journal.round_count(game_id)
+    notes.extend([done, text] for text in texts)
+    Journal.put_meta(db, f"history/{game_id}", json.dumps(notes))
+
+
+def history_notes(journal: Journal, game_id: str) -> list[list[Any]]:
+    """``[rounds resolved before it, text]`` for each note, oldest first."""
+    return list(json.loads(journal.meta(f"history/{game_id}") or "[]"))

@@ -1,0 +1,161 @@
+"""Step 7: the public ledger, projected from the journal onto the game's sheet.
+
+The sheet is rewritten only when the projection changed or the Ledger read this tick differs from it
+(an organiser's save or an old copy of the workbook put back), so a quiet tick costs no write and a
+damaged Ledger heals at the next tick. It holds public facts only: standings, who has sent orders
+(never what), and each round's public results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Collection
+from typing import Any
+
+from courier.backends.sheet_tables import shown_rows
+from courier.config.game import is_bot_address
+from courier.journal.sqlite import GameRow
+from courier.mail.mailer import seed_hash
+from courier.state.context import GameView, LoadedGame, Tick
+from courier.state.control import away, control, kicked
+from courier.state.history import history_notes
+from engine.core import Ruleset
+
+
+def publish_game(tick: Tick, loaded: LoadedGame) -> None:
+    view = tick.view(loaded.config.id)
+    if view is None:
+        return
+    row = view.row
+    players = substitutes_shown(loaded, row)
+    ledger = ledger_table(tick, loaded, view)
+    digest = _digest_of_tabs(tick, row.id, ledger)
+    if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
+        if players:
+            loaded.workbook.update_players(players)
+        return
+    history = history_table(tick, loaded.config.ruleset, row.id)
+    # One write for all three tabs: a Google Sheet's quota counts requests.
+    loaded.workbook.write_public(ledger=ledger, history=history, players=players)
+    tick.journal.set_meta(f"published/{row.id}", digest)
+
+
+def _digest_of_tabs(tick: Tick, game_id: str, ledger: list[list[Any]]) -> str:
+    """A digest of what the public tabs show: the Ledger, and what History is made of (how many
+    rounds, which never change once resolved unless a rollback takes them back, and the notes), so
+    a tick that changes neither does not build History (a row per player per round) to find out."""
+    made_of = [
+        tick.journal.round_count(game_id),
+        _rollbacks(tick, game_id),
+        history_notes(tick.journal, game_id),
+    ]
+    return hashlib.sha256(json.dumps([ledger, made_of], default=str).encode()).hexdigest()
+
+
+def _rollbacks(tick: Tick, game_id: str) -> int:
+    return int(control(tick.journal, game_id).get("epoch", 0))
+
+
+def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, str]]:
+    """The Players tab shows each substitute in the seat's row: their address (the old one no longer
+    counts), their name as a nickname, no secret. The cells to change, while the tab shows otherwise."""
+    seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
+    shown = {p.get("name", ""): p for p in loaded.snapshot.players}
+    written = {
+        seat: "bot" if is_bot_address(info["email"]) else info["email"] for seat, info in seats.items()
+    }
+    changes = {
+        seat: {
+            "email": written[seat],
+            "secret": "",
+            **({"nickname": info["name"]} if info.get("name") else {}),
+        }
+        for seat, info in seats.items()
+        if seat in shown and shown[seat].get("email", "").lower() != written[seat]
+    }
+    return changes
+
+
+def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[Any]]:
+    ruleset, row, state = loaded.config.ruleset, view.row, view.state
+    phase = ruleset.phase(state)
+    rows = ruleset.ledger(state)
+    written = tick.journal.standing(row.id, row.phase_key).keys()
+    awaited = ruleset.awaiting(state)
+    left, absent = kicked(row), away(tick.journal, row.id, tick.now)  # public: everybody was told
+    headers = list(rows[0]) if rows else ["Player"]
+    deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
+    # The seed's hash is public from the start; the seed itself only once the game is over.
+    seed = ["Seed", row.seed] if row.finished else ["Seed SHA-256", seed_hash(row.seed)]
+    table: list[list[Any]] = [
+        ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
+        headers if "Orders in" in headers else [*headers, "Orders in"],
+    ]
+    bots = set(loaded.config.bots)
+    for entry in rows:
+        cells = [_bot_marked(_cell(entry.get(h)), bots) for h in headers]
+        if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
+            table.append(cells)
+            continue
+        name = entry.get("Player", "")
+        orders_in = (
+            "bot"
+            if name in bots
+            else _orders_in(name, written=written, awaited=awaited, left=left, away=absent)
+        )
+        table.append([*cells, orders_in])
+    return table
+
+
+def _orders_in(
+    name: str, *, written: Collection[str], awaited: Collection[str], left: set[str], away: set[str]
+) -> str:
+    if name in left:
+        return "left"
+    if name not in awaited:  # one who writes unasked (Veneer's action cards) keeps that to themself
+        return "—"
+    if name in written:
+        return "yes"
+    return "away" if name in away else "no"
+
+
+def _bot_marked(value: Any, bots: set[str]) -> Any:
+    """A bot seat's name reads ``Darcy (bot)`` on the Ledger."""
+    return f"{value} (bot)" if isinstance(value, str) and value in bots else value
+
+
+def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:
+    """One row per player per resolved round: that round's public standings."""
+    header, blocks = _history_rows(tick, ruleset, game_id)
+    notes = history_notes(tick.journal, game_id)  # an outage, a moved deadline: after round N
+    body: list[list[Any]] = []
+    for done, block in enumerate(blocks):
+        body.extend(["—", text] for before, text in notes if before == done)
+        body.extend(block)
+    body.extend(["—", text] for before, text in notes if before >= len(blocks))
+    return [header, *body]
+
+
+def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any], list[list[list[Any]]]]:
+    """(header, each round's rows). A round's rows never change once resolved, so they are kept in
+    the journal and only the rounds resolved since are read: a tick costs the same at round 50."""
+    key = f"history-rows/{game_id}"
+    kept = json.loads(tick.journal.meta(key) or '{"header": ["Round"], "blocks": []}')
+    header, blocks = kept["header"], kept["blocks"]
+    count, rollbacks = tick.journal.round_count(game_id), _rollbacks(tick, game_id)
+    if count < len(blocks) or kept.get("rollbacks", 0) != rollbacks:  # a copy put back, or a rollback
+        header, blocks = ["Round"], []
+    if count == len(blocks):
+        return header, blocks
+    for phase_key, state in tick.journal.states_after(game_id, skip=len(blocks)):
+        rows = ruleset.ledger(ruleset.from_json(state))
+        if not blocks and rows:
+            header = ["Round", *rows[0]]
+        blocks.append([[phase_key, *(_cell(v) for v in entry.values())] for entry in rows])
+    tick.journal.set_meta(key, json.dumps({"header": header, "blocks": blocks, "rollbacks": rollbacks}))
+    return header, blocks
+
+
+def _cell(value: Any) -> Any:
+    return "" if value is None else value

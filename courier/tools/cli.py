@@ -1,0 +1,384 @@
+"""The ``courier`` command. Errors are one clear line on stderr and a non-zero exit status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from courier.config.deployment import load_deployment
+from courier.errors import CourierError
+
+log = logging.getLogger("courier")
+
+DEFAULT_CONFIG = "courier.toml"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose > 1 else logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.run(args))
+    except CourierError as e:
+        print(f"courier: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # a bug, or a file the operator must fix: one line, -vv shows where
+        if args.verbose > 1:
+            raise
+        print(f"courier: {_one_line(e)}", file=sys.stderr)
+        return 2 if isinstance(e, KeyError | ValueError | OSError) else 3
+
+
+def _one_line(error: Exception) -> str:
+    if isinstance(error, OSError) and error.filename:
+        return f"{error.filename}: {error.strerror or error}"
+    text = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+    known = isinstance(error, KeyError | ValueError | OSError)
+    return text if known else f"unexpected {type(error).__name__}: {text} (run with -vv for the traceback)"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="courier", description="An arbiter for play-by-email games.")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more detail (-vv: debug)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, run: object, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(run=run)
+        return sub
+
+    def with_config(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--config",
+            type=Path,
+            default=Path(os.environ.get("COURIER_CONFIG", DEFAULT_CONFIG)),
+            help=f"deployment file (default: $COURIER_CONFIG or ./{DEFAULT_CONFIG})",
+        )
+
+    tick = command("tick", _tick, "collect orders, resolve due rounds, publish, send (run from cron)")
+    with_config(tick)
+    tick.add_argument(
+        "--dry-run", action="store_true", help="render the mail this tick would send; change nothing"
+    )
+    tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
+    tick.add_argument(
+        "--reread-since",
+        type=_aware,
+        metavar="WHEN",
+        help="read again the inbox's mail since WHEN, read or not (after a journal was lost or put back)",
+    )
+    tick.add_argument(
+        "--new-journal",
+        action="store_true",
+        help="the journal is new on purpose: start games the sheets show running over from round 1",
+    )
+    status = command("status", _status, "games, phases, deadlines, who is awaited, outbox backlog")
+    with_config(status)
+    replay = command("replay", _replay, "re-run a game from the journal and verify every round reproduces")
+    with_config(replay)
+    replay.add_argument("game", help="the game's id")
+    restore = command(
+        "restore", _restore, "put back a copy of the journal (state_dir/backups) after checking it"
+    )
+    with_config(restore)
+    restore.add_argument(
+        "backup", type=Path, help="the copy, e.g. state/backups/journal-20261201T200500Z.sqlite"
+    )
+    release = command("release", _release, "put a quarantined game (one that kept failing) back into play")
+    with_config(release)
+    release.add_argument("game", help="the game's id")
+    resolve = command("resolve", _resolve, "resolve one round given as JSON on stdin (JSON Lines too)")
+    resolve.add_argument("game", help="the game kind, e.g. truce")
+    init = command("init", _init, "write a commented starter config and a game workbook, or set up a sheet")
+    init.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
+    init.add_argument("--game", default="truce", help="the game kind of the example game")
+    init.add_argument("--sheet", metavar="KEY", help="add the missing tabs to this Google Sheet instead")
+    with_config(init)
+    _organiser_commands(command, with_config)
+    demo = command("demo", _demo, "play a whole game on local files with scripted players")
+    demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
+    _simulate_arguments(
+        command("simulate", _simulate, "play many games with bots in every seat; print statistics")
+    )
+    return parser
+
+
+# The organiser's commands: (name, help, extra arguments). Each becomes the line the organiser could
+# have mailed, e.g. `courier extend g1 24h` → "extend 24h", journalled now and applied at the next tick.
+ORGANISER_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("pause", "pause a game: no deadline passes, no reminder goes"),
+    ("resume", "resume a paused game with a fresh deadline (or --until WHEN)"),
+    ("extend", "move the current deadline: by a duration (24h) or --until WHEN"),
+    ("process", "resolve the current round at the next tick, before its deadline"),
+    ("rollback", "restore the game as it was before round N was resolved (--to N)"),
+    ("replace", "hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]"),
+    ("kick", "take a player out: the seat plays the game's default for absent players"),
+    ("bot", "give a player's seat to the game's bot (it plays from the next deadline)"),
+    ("end", "end the game now: a final report to all with the ranking so far"),
+    ("message", "send a notice from the organiser to every player"),
+)
+
+
+def _organiser_commands(command: Any, with_config: Any) -> None:
+    for name, help_text in ORGANISER_COMMANDS:
+        sub = command(name, _organiser, help_text)
+        with_config(sub)
+        sub.add_argument("game", help="the game's id")
+        if name == "extend":
+            sub.add_argument("duration", nargs="?", help="e.g. 24h, 2d, 1d 12h")
+        if name in ("replace", "kick", "bot"):
+            sub.add_argument("player", help="the player's name")
+        if name == "replace":
+            sub.add_argument("address", help="the substitute's mail address")
+            sub.add_argument("--as", dest="new_name", default="", help="the substitute's own name")
+        if name == "message":
+            sub.add_argument("text", help="the notice, in quotes")
+        if name in ("resume", "extend"):
+            sub.add_argument("--until", default="", help="a time in the game's zone: '2026-12-28 20:00'")
+        if name == "rollback":
+            sub.add_argument("--to", dest="round", required=True, help="a round number or a phase key")
+        sub.add_argument(
+            "--dry-run", action="store_true", help="print the mail it would send; change nothing"
+        )
+        sub.add_argument("--now", type=_aware, help=argparse.SUPPRESS)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The mail line an organiser's CLI command stands for."""
+    until = f" until {args.until}" if getattr(args, "until", "") else ""
+    match args.command:
+        case "resume":
+            return f"resume{until}"
+        case "extend":
+            return f"extend{until}" if until else f"extend {args.duration or ''}".strip()
+        case "process":
+            return "process now"
+        case "rollback":
+            return f"rollback to round {args.round}"
+        case "replace":
+            return f"replace {args.player} with {args.address}" + (
+                f" as {args.new_name}" if args.new_name else ""
+            )
+        case "kick":
+            return f"kick {args.player}"
+        case "bot":
+            return f"bot {args.player}"
+        case "end":
+            return "end game"
+        case "message":
+            return f"message all: {args.text}"
+    return str(args.command)
+
+
+def _organiser(args: argparse.Namespace) -> int:
+    from courier.commands.organiser import journal_command
+
+    deployment = load_deployment(args.config)
+    line = command_line(args)
+    now = args.now or datetime.now(UTC)
+    if args.dry_run:
+        from courier.tools.dryrun import dry_run
+
+        problems = dry_run(
+            deployment,
+            now=now,
+            out=sys.stdout,
+            prepare=lambda j: journal_command(j, args.game, line, now=now),
+        )
+        for problem in problems:
+            print(f"courier: {problem}", file=sys.stderr)
+        return 1 if problems else 0
+    if args.game not in {g.id for g in deployment.games}:
+        raise CourierError(f"no game {args.game!r} in {args.config}")
+    from courier.journal.sqlite import Journal
+
+    journal = Journal(deployment.journal_path, create=False)
+    try:
+        journal_command(journal, args.game, line, now=now)
+    finally:
+        journal.close()
+    print(f"{args.game}: “{line}” journalled; it applies at the next tick, which mails the organiser")
+    return 0
+
+
+def _simulate_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("game", help="the game kind, e.g. truce")
+    sub.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sub.add_argument("--players", type=int, required=True, help="players in each game")
+    sub.add_argument("--seed", default="1", help="the seed: the same seed gives the same statistics")
+    sub.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option, as in Config"
+    )
+    sub.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    sub.add_argument("--max-phases", type=int, default=600, help="a game longer than this is unfinished")
+    sub.add_argument("--plot", type=Path, metavar="OUT.png", help="draw the distributions (needs matplotlib)")
+
+
+def _aware(text: str) -> datetime:
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} needs a UTC offset, e.g. {text}+00:00")
+    return value
+
+
+def _tick(args: argparse.Namespace) -> int:
+    from courier.tick.runbook import run_tick
+
+    deployment = load_deployment(args.config)
+    now = args.now or datetime.now(UTC)
+    if args.dry_run:
+        from courier.tools.dryrun import dry_run
+
+        problems = dry_run(deployment, now=now, out=sys.stdout)
+    else:
+        problems = run_tick(deployment, now=now, new_journal=args.new_journal, reread_since=args.reread_since)
+    for problem in problems:
+        print(f"courier: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from courier.tools.status import status_table
+
+    print(status_table(load_deployment(args.config)))
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    from courier.journal.sqlite import Journal
+    from courier.state.quarantine import release
+
+    journal = Journal(load_deployment(args.config).journal_path, create=False)
+    try:
+        released = release(journal, args.game)
+    finally:
+        journal.close()
+    if not released:
+        print(f"courier: game {args.game} is not quarantined", file=sys.stderr)
+        return 2
+    print(f"{args.game}: released; the next tick plays it again (and reads the mail that waited)")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from courier.journal.replay import replay_game
+    from courier.journal.sqlite import Journal
+
+    journal = Journal(load_deployment(args.config).journal_path, create=False)
+    try:
+        rounds, problems = replay_game(journal, args.game)
+    finally:
+        journal.close()
+    for problem in problems:
+        print(f"{args.game} {problem.phase_key}: {problem.what}", file=sys.stderr)
+    print(f"{args.game}: {rounds} round(s) replayed, {'all reproduce' if not problems else 'MISMATCH'}")
+    return 1 if problems else 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from courier.journal.backups import check_backup, restore_journal
+    from courier.tick.runbook import run_lock
+
+    deployment = load_deployment(args.config)
+    for line in check_backup(args.backup):
+        print(line)
+    with run_lock(deployment.lock_path) as held:
+        if not held:
+            raise CourierError("a tick is running; try again when it has finished")
+        kept = restore_journal(args.backup, deployment.journal_path, now=datetime.now(UTC))
+    print(f"restored {deployment.journal_path} from {args.backup}")
+    if kept is not None:
+        print(f"the journal it replaced is kept as {kept}")
+    return 0
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    """One JSON document in → one out; or JSON Lines in → one line out per request. A line that is
+    not JSON is answered with an error naming it, and the batch goes on."""
+    from engine import find_ruleset
+
+    ruleset = find_ruleset(args.game)
+    text = sys.stdin.read()
+    try:
+        requests: list[tuple[int, Any]] = [(0, json.loads(text))]
+        single = True
+    except json.JSONDecodeError:
+        requests = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        single = False
+    failed = False
+    for number, request in requests:
+        try:
+            answer = ruleset.resolve_json(request if single else _json_line(number, request))
+        except (ValueError, KeyError, TypeError) as e:
+            answer, failed = {"error": str(e)}, True
+        print(json.dumps(answer, ensure_ascii=False, indent=2 if single else None))
+    return 1 if failed else 0
+
+
+def _json_line(number: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"line {number} is not JSON: {e.msg} (column {e.colno})") from e
+
+
+def _init(args: argparse.Namespace) -> int:
+    from courier.tools.starter import write_starter
+
+    if args.sheet:
+        from courier.backends.gsheet import GoogleSheet
+
+        GoogleSheet(args.sheet, load_deployment(args.config).sheets).init(game=args.game)
+        print(f"sheet {args.sheet}: Config, Players, Form Responses 1, Ledger and History are there")
+        return 0
+    for path in write_starter(args.dir, game=args.game):
+        print(f"wrote {path}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from courier.config.game import option_value
+    from courier.tools.simulate import plot, report, simulate
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option rounds=12")
+        options[key.strip()] = option_value(value)
+    if args.games < 1 or args.players < 1:
+        raise ValueError("--games and --players must be at least 1")
+    records = simulate(
+        args.game,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        options=options,
+        jobs=args.jobs,
+        max_phases=args.max_phases,
+    )
+    print(report(args.game, records, players=args.players, seed=args.seed, options=options), end="")
+    if args.plot:
+        plot(args.plot, args.game, records)
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from courier.tools.demo import run_demo
+
+    return run_demo(args.dir)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""``courier tick --dry-run``: the tick run against a copy of the journal, so it changes nothing.
+
+The inbox is read but not marked, the sheet is not written, and the mail that would be sent is
+printed instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import TextIO
+
+from courier.backends.base import Inbox, RawMessage
+from courier.backends.factory import open_inbox
+from courier.config.deployment import Deployment
+from courier.journal.sqlite import Journal
+from courier.tick.runbook import run_tick
+
+
+class _ReadOnlyInbox:
+    def __init__(self, inner: Inbox) -> None:
+        self.inner = inner
+
+    def fetch_new(self) -> list[RawMessage]:
+        return self.inner.fetch_new()
+
+    def fetch_since(self, since: datetime) -> list[RawMessage]:
+        return self.inner.fetch_since(since)
+
+    def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
+        pass
+
+    def file_away(self, source_id: str, *, rejected: bool) -> None:
+        pass
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class _Printer:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def send(self, message: EmailMessage) -> None:
+        body = message.get_body(("plain",))
+        text = body.get_content() if body is not None else ""
+        self.out.write(f"--- To: {message['To']}\n--- Subject: {message['Subject']}\n\n{text}\n")
+
+    def close(self) -> None:
+        pass
+
+
+def dry_run(
+    deployment: Deployment, *, now: datetime, out: TextIO, prepare: Callable[[Journal], None] | None = None
+) -> list[str]:
+    """``prepare`` adds to the copy of the journal first (an organiser's command, for its dry run)."""
+    with tempfile.TemporaryDirectory(prefix="courier-dry-") as scratch:
+        copy = replace(deployment, state_dir=Path(scratch))
+        if deployment.journal_path.exists():
+            source = sqlite3.connect(deployment.journal_path)
+            target = sqlite3.connect(copy.journal_path)
+            source.backup(target)
+            source.close()
+            target.close()
+        journal = Journal(copy.journal_path)
+        if prepare is not None:
+            prepare(journal)
+        try:
+            inbox = _ReadOnlyInbox(open_inbox(deployment.inbox, last_uid=journal.last_uid))
+            return run_tick(copy, now=now, inbox=inbox, transport=_Printer(out), publish=False)
+        finally:
+            journal.close()

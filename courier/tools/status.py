@@ -1,0 +1,76 @@
+"""``courier status``: a readable table of every game in the journal and the outbox backlog, then
+warnings: quarantined games, a journal failing its integrity check, a nearly full disk."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from courier.config.deployment import Deployment
+from courier.journal.sqlite import Journal
+from courier.mail.render import format_columns
+from courier.state.control import paused
+from courier.state.quarantine import quarantined
+from engine import find_ruleset
+
+LEAST_FREE = 200 * 2**20  # a journal and a few backups; below this, or below 5 % of the disk, warn
+
+
+def status_table(deployment: Deployment) -> str:
+    journal = Journal(deployment.journal_path)
+    try:
+        rows = []
+        for game in journal.games():
+            ruleset = find_ruleset(game.ruleset)
+            state = ruleset.from_json(game.state)
+            written = journal.standing(game.id, game.phase_key).keys()
+            awaited = sorted(ruleset.awaiting(state) - written)
+            rows.append(
+                [
+                    game.id,
+                    ruleset.title,
+                    "finished"
+                    if game.finished
+                    else ruleset.phase(state).label + (" (paused)" if paused(journal, game.id) else ""),
+                    game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
+                    ", ".join(awaited) or "—",
+                ]
+            )
+        configured = {g.id for g in deployment.games} - {r[0] for r in rows}
+        rows.extend([gid, "?", "not started", "—", "—"] for gid in sorted(configured))
+        counts = journal.outbox_counts()
+        set_aside = quarantined(journal)
+        warnings = [
+            *(
+                f"game {gid} is QUARANTINED (`courier release {gid}` once fixed): {e}"
+                for gid, e in set_aside.items()
+            ),
+            *journal_warnings(journal),
+            *disk_warnings(deployment.state_dir),
+        ]
+    finally:
+        journal.close()
+    table = format_columns(rows, ["game", "kind", "phase", "deadline", "awaiting orders from"])
+    backlog = "outbox: {} queued, {} sent, {} failed".format(
+        counts.get("queued", 0), counts.get("sent", 0), counts.get("failed", 0)
+    )
+    report = f"{table}\n\n{backlog}" if rows else f"no games yet\n\n{backlog}"
+    return "\n".join([report, *(f"WARNING: {w}" for w in warnings)])
+
+
+def journal_warnings(journal: Journal) -> list[str]:
+    """A full ``PRAGMA integrity_check`` (slower than the tick's quick_check, so only here)."""
+    verdict = [str(r[0]) for r in journal.db.execute("PRAGMA integrity_check").fetchall()]
+    if verdict == ["ok"]:
+        return []
+    return [f'the journal {journal.path} fails its integrity check ({verdict[0]}); see README "Recovery"']
+
+
+def disk_warnings(folder: Path, *, least_free: int = LEAST_FREE) -> list[str]:
+    usage = shutil.disk_usage(folder if folder.exists() else folder.parent)
+    if usage.free >= least_free and usage.free >= usage.total // 20:
+        return []
+    return [
+        f"only {usage.free // 2**20:,} MB free on the disk of {folder}: a full disk stops every tick"
+        " (nothing is lost; it goes on once space is freed)"
+    ]
