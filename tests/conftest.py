@@ -23,7 +23,7 @@ from courier.tick.runbook import run_tick
 
 pytest_plugins = ["tests.servers.imap", "tests.servers.smtp", "tests.servers.sheets"]
 
-# Counted by tests/test_reliability.py, printed at the end of the run.
+# Counted by tests/courier/tick/test_reliability.py, printed at the end of the run.
 RELIABILITY: Counter[str] = Counter()
 
 

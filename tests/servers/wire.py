@@ -1,6 +1,6 @@
 """A deployment of several games on the test servers (IMAP inbox, SMTP outbox, one fake Google Sheet
 per game), and what each tick cost, counted at the servers: Sheets requests per spreadsheet, IMAP
-logins of the orders mailbox, SMTP sessions. Shared by tests/test_request_budget.py and
+logins of the orders mailbox, SMTP sessions. Shared by tests/courier/tick/test_request_budget.py and
 bench/tick_requests.py, so the budget test and the benchmark count the same way."""
 
 from __future__ import annotations
