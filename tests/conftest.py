@@ -10,7 +10,6 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -20,6 +19,7 @@ from courier.config.deployment import Deployment, load_deployment
 from courier.config.game import Player
 from courier.journal.sqlite import Journal
 from courier.tick.runbook import run_tick
+from tests.helpers.clock import LONDON
 
 pytest_plugins = ["tests.servers.imap", "tests.servers.smtp", "tests.servers.sheets"]
 
@@ -45,7 +45,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"reliability: faults injected and survived, nothing lost: {listed}")
 
 
-LONDON = ZoneInfo("Europe/London")
 PLAYERS = ["Agatha", "Barney", "Celeste", "Darcy"]
 
 
@@ -183,5 +182,11 @@ def make_table(tmp_path: Path) -> Callable[..., Table]:
     return make
 
 
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=LONDON)
+def write(t: Table, name: str, body: str) -> None:
+    """A player's mail to the game, from their address."""
+    t.mail(address(name), body)
+
+
+def last_text(t: Table, name: str) -> str:
+    """The text of the last mail sent to a player."""
+    return text_of(t.sent(address(name))[-1])

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +20,9 @@ from engine import RULESETS, Ruleset
 from engine.core import OPTIONAL_HOOKS, Event, SilentInTurn, play_phase, rng_for, settle_silent
 from engine.reading import Vocabulary
 from tests.conftest import Table
-from tests.helpers.paths import DATA, ROOT
+from tests.helpers.forgiving import FORGIVING
+from tests.helpers.paths import ROOT
 
-FORGIVING = yaml.safe_load((DATA / "forgiving.yaml").read_text(encoding="utf-8"))
 GAMES = sorted(RULESETS)
 CASES = [(game, case) for game in GAMES for case in FORGIVING.get(game, {}).get("cases", [])]
 

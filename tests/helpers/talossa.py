@@ -1,16 +1,38 @@
-"""Building Talossan RISK positions for scenario tests, and resolving one step of plans."""
+"""Talossan RISK for tests: positions for scenario tests, resolving one step of plans, and four
+conquerors seated for the tick."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.core import Event
 from engine.talossa import TALOSSA, Country, Holding, TalossaState
 from engine.talossa._state import Board
+from tests.conftest import Table, address
 
 COUNTRIES = {"Al": "Alvania", "Bea": "Beatria", "Cy": "Cyland", "Di": "Dilonia"}
+ROLES = {
+    "Al": "Alvania; red; Abbavilla",
+    "Bea": "Beatria; blue; Downer",
+    "Cy": "Cyland; green; Farwell",
+    "Di": "Dilonia; yellow; Ankara Street",
+}
+CONFIG = {
+    "game": "talossa",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "reminders": "none",
+}
+
+
+def table(root: Path) -> Table:
+    """The four conquerors of ROLES, registered by their Role, for a game through the tick."""
+    rows = [{"name": n, "email": address(n), "role": r} for n, r in ROLES.items()]
+    return Table(root, CONFIG, rows)
 
 
 def position(

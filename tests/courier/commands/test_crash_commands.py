@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import PLAYERS, Table, at
+from tests.conftest import PLAYERS, Table
+from tests.helpers.clock import at
 
 POINTS = ["organiser.committed", "organiser.committed#2", "players.committed", "send.sent#3"]
 

@@ -4,7 +4,7 @@ extend, status, help, press, process now, a substitute, a rollback, a kick and t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +15,11 @@ from courier.backends.workbook import write_config
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import GameRow
 from tests.conftest import Table, text_of
+from tests.helpers.clock import at
 from tests.helpers.paths import DATA
 
 GAMES: dict[str, Any] = yaml.safe_load((DATA / "commands" / "games.yaml").read_text(encoding="utf-8"))
 ORGANISER = "organiser@courier.test"
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
 
 
 def make(root: Path, kind: str) -> tuple[Table, list[str]]:

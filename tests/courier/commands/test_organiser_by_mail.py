@@ -14,7 +14,8 @@ from openpyxl import load_workbook
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
 from courier.tools.cli import main
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 ORGANISER = "organiser@courier.test"
 

@@ -10,7 +10,8 @@ import pytest
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from tests.conftest import PLAYERS, Table, address, at, text_of
+from tests.conftest import PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 
 def last(t: Table, name: str, kind: str) -> str:

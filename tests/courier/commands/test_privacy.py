@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 from tests.helpers.privacy import Seen, what_everyone_sees
 
 

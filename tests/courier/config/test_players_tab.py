@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import PLAYERS, Table, address, at, text_of
+from tests.conftest import PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 ORGANISER = "organiser@courier.test"
 

@@ -14,7 +14,7 @@ NEW_YORK = ZoneInfo("America/New_York")
 BERLIN = ZoneInfo("Europe/Berlin")
 
 
-def at(text: str, zone: tzinfo) -> datetime:
+def wall_time(text: str, zone: tzinfo) -> datetime:
     """A local wall time in a zone; the first occurrence of a repeated hour."""
     return datetime.fromisoformat(text).replace(tzinfo=zone)
 
@@ -97,7 +97,7 @@ def test_key_forms() -> None:
         settle="30m",
     )
     assert s.timezone == BERLIN
-    assert s.start == at("2026-11-23 08:00", BERLIN)
+    assert s.start == wall_time("2026-11-23 08:00", BERLIN)
     assert s.deadlines == (time(8), time(20))
     assert s.reminders == (timedelta(days=1), timedelta(hours=1))
     assert (s.early_resolution, s.settle) == (True, timedelta(minutes=30))
@@ -167,7 +167,7 @@ def test_next_deadline(keys: dict[str, str], opened: datetime, deadline: datetim
 )
 def test_listed_time_stays_local_across_dst(zone: str, opened: str, deadline_utc: str) -> None:
     s = schedule(timezone=zone, deadlines="08:00")
-    deadline = s.next_deadline(at(opened, ZoneInfo(zone)))
+    deadline = s.next_deadline(wall_time(opened, ZoneInfo(zone)))
     assert deadline == utc(deadline_utc)
     assert deadline.astimezone(ZoneInfo(zone)).strftime("%H:%M") == "08:00"
 
@@ -185,15 +185,15 @@ def test_listed_time_stays_local_across_dst(zone: str, opened: str, deadline_utc
 )
 def test_listed_time_in_a_dst_gap_or_overlap(zone: str, listed: str, opened: str, deadline_utc: str) -> None:
     s = schedule(timezone=zone, deadlines=listed)
-    assert s.next_deadline(at(opened, ZoneInfo(zone))) == utc(deadline_utc)
+    assert s.next_deadline(wall_time(opened, ZoneInfo(zone))) == utc(deadline_utc)
 
 
 def test_duration_counts_elapsed_time_across_dst() -> None:
     s = schedule(timezone="Europe/London", duration="24h")
-    assert s.next_deadline(at("2026-03-28 08:00", LONDON)) == utc("2026-03-29 08:00")  # 09:00 BST
-    assert s.next_deadline(at("2026-10-24 08:00", LONDON)) == utc("2026-10-25 07:00")  # 07:00 GMT
+    assert s.next_deadline(wall_time("2026-03-28 08:00", LONDON)) == utc("2026-03-29 08:00")  # 09:00 BST
+    assert s.next_deadline(wall_time("2026-10-24 08:00", LONDON)) == utc("2026-10-25 07:00")  # 07:00 GMT
     s = schedule(timezone="America/New_York", duration="12h")
-    assert s.next_deadline(at("2026-03-07 20:00", NEW_YORK)) == utc("2026-03-08 13:00")  # 09:00 EDT
+    assert s.next_deadline(wall_time("2026-03-07 20:00", NEW_YORK)) == utc("2026-03-08 13:00")  # 09:00 EDT
 
 
 @pytest.mark.parametrize(
@@ -216,14 +216,14 @@ def test_weekday_masks(keys: dict[str, str], opened: str, deadline: str) -> None
 
 def test_carried_deadline_keeps_local_time_across_dst() -> None:
     s = schedule(timezone="Europe/London", duration="24h", weekdays="mon-fri")
-    deadline = s.next_deadline(at("2026-03-27 12:00", LONDON))  # Fri 12:00 GMT
-    assert deadline == at("2026-03-30 12:00", LONDON)  # Mon 12:00 BST, not 13:00
+    deadline = s.next_deadline(wall_time("2026-03-27 12:00", LONDON))  # Fri 12:00 GMT
+    assert deadline == wall_time("2026-03-30 12:00", LONDON)  # Mon 12:00 BST, not 13:00
 
 
 def test_opening_and_deadline_in_other_zones_compare_as_instants() -> None:
     s = schedule(timezone="America/New_York", deadlines="08:00")
-    opened = at("2026-11-23 13:30", BERLIN)  # 07:30 in New York
-    assert s.next_deadline(opened) == at("2026-11-23 08:00", NEW_YORK)
+    opened = wall_time("2026-11-23 13:30", BERLIN)  # 07:30 in New York
+    assert s.next_deadline(opened) == wall_time("2026-11-23 08:00", NEW_YORK)
 
 
 # --- first opening -------------------------------------------------------------------------------
@@ -275,13 +275,13 @@ def test_no_reminders() -> None:
 
 def test_reminders_count_real_hours_across_dst() -> None:
     s = schedule(timezone="Europe/London", deadlines="08:00")
-    deadline = at("2026-03-29 08:00", LONDON)  # 07:00 UTC, the morning the clocks go forward
+    deadline = wall_time("2026-03-29 08:00", LONDON)  # 07:00 UTC, the morning the clocks go forward
     assert s.reminders_due(deadline, utc("2026-03-28 18:59")) == []
     assert s.reminders_due(deadline, utc("2026-03-28 19:00")) == [timedelta(hours=12)]
 
 
 def test_early_resolution() -> None:
-    last = at("2026-11-23 10:00", BERLIN)  # 09:00 UTC
+    last = wall_time("2026-11-23 10:00", BERLIN)  # 09:00 UTC
     on = schedule(early_resolution="yes")
     assert not on.early_due(last, utc("2026-11-23 09:09"))
     assert on.early_due(last, utc("2026-11-23 09:10"))
@@ -310,7 +310,7 @@ def test_format_deadline(zone: str, deadline: datetime, text: str) -> None:
 def test_second_pass_through_a_repeated_hour_is_not_before_the_opening() -> None:
     s = schedule(timezone="America/New_York", deadlines="01:50")
     opened = datetime(2026, 11, 1, 1, 45, fold=1, tzinfo=NEW_YORK)  # 01:45 EST, after 01:50 EDT
-    assert s.next_deadline(opened) == at("2026-11-02 01:50", NEW_YORK)
+    assert s.next_deadline(opened) == wall_time("2026-11-02 01:50", NEW_YORK)
 
 
 def test_times_as_an_english_locale_sheet_shows_them() -> None:

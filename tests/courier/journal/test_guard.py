@@ -4,7 +4,6 @@ the sheet records that a game runs, and the tick checks the journal against it b
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,28 +11,8 @@ import pytest
 
 from courier.backends.workbook import XlsxWorkbook
 from courier.tools.cli import main
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, count_fault
-from tests.engine.diplomacy import test_game as test_diplomacy_game
-from tests.engine.monarchs import test_game as test_monarchs_game
-from tests.engine.startrek import test_game as test_startrek_game
-from tests.engine.talossa import test_game as test_talossa_game
-from tests.engine.veneer import test_game as test_veneer_game
-
-START, LATER, NEXT_DAY = (datetime(2026, 12, d, h, 5, tzinfo=UTC) for d, h in ((1, 8), (1, 9), (2, 9)))
-
-
-def truce(root: Path) -> Table:
-    return Table(root, BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS])
-
-
-GAMES: dict[str, Callable[[Path], Table]] = {
-    "truce": truce,
-    "diplomacy": test_diplomacy_game.table,
-    "startrek": test_startrek_game.table,
-    "monarchs": test_monarchs_game.table,
-    "talossa": test_talossa_game.table,
-    "veneer": test_veneer_game.table,
-}
+from tests.conftest import Table, count_fault
+from tests.helpers.games import GAMES, LATER, NEXT_DAY, START, truce
 
 
 def standing(t: Table) -> dict[str, object]:

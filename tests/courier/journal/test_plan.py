@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from courier.journal.sqlite import Journal
-from tests.conftest import Table, at
+from tests.conftest import Table
+from tests.helpers.clock import at
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
 GROWING = ("inputs", "submissions", "rounds", "outbox", "meta")

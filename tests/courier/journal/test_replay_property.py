@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from courier.journal.replay import replay_game
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address
+from tests.helpers.clock import at
 
 targets = st.sampled_from(PLAYERS)
 order_line = st.one_of(

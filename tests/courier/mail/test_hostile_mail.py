@@ -17,7 +17,9 @@ from courier.backends.maildir import deliver
 from courier.config.deployment import load_deployment
 from courier.data import shipped_dir
 from courier.mail.incoming import read_mail
-from tests.conftest import Table, address, at, count_fault, text_of
+from tests.conftest import Table, address, count_fault, text_of
+from tests.helpers.clock import at
+from tests.helpers.forgiving import BY_MAIL, forgiving_case, forgiving_table
 from tests.helpers.paths import DATA
 
 CASES = yaml.safe_load((DATA / "authorship" / "cases.yaml").read_text(encoding="utf-8"))
@@ -348,19 +350,16 @@ def test_a_misspelt_setting_is_pointed_out_once(make_table: Callable[..., Table]
 # --- the same on every game ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["truce", "diplomacy", "startrek", "talossa"])
+@pytest.mark.parametrize("game", BY_MAIL)
 def test_every_game_reads_on_past_hostile_and_forwarded_mail(tmp_path: Path, game: str) -> None:
-    from tests.courier.mail.test_reading_by_mail import _case, _table
-    from tests.courier.mail.test_reading_by_mail import at as hour
-
-    table, writer = _table(tmp_path, game)
+    table, writer = forgiving_table(tmp_path, game)
     sender = address(writer)
     _deliver(table, _headers(f"From: {NESTED} {sender}", "Subject: [truce-1] orders"))
     _deliver(table, _nested_multipart(1000, sender))
-    order = _case(game, "sentence")
+    order = forgiving_case(game, "sentence")
     forward = f"\n\n---------- Forwarded message ---------\nFrom: someone\n\n{order['text']}\n"
     table.mail(sender, f"Hi all,\n\n{order['text']}{forward}")
-    assert table.tick(hour(9)) == []
+    assert table.tick(at(0, 9)) == []
     receipt = text_of(table.sent(sender)[-1])
     assert "Forwarded text in your mail was ignored" in receipt
     assert "; ".join(order["orders"]) in receipt

@@ -18,8 +18,8 @@ from courier.mail.pictures import mail_pictures, render_png
 from courier.mail.render import make_environment
 from engine.core import Picture
 from tests.conftest import Table
-from tests.engine.monarchs.test_game import CONFIG as MONARCHS_CONFIG
-from tests.engine.monarchs.test_game import MONARCHS
+from tests.helpers.monarchs import CONFIG as MONARCHS_CONFIG
+from tests.helpers.monarchs import MONARCHS
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'

@@ -7,64 +7,35 @@ from __future__ import annotations
 import random
 import tomllib
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
 from courier.backends.maildir import deliver
 from courier.journal.replay import replay_game
 from courier.tick.interpret import read_orders
 from engine import RULESETS
 from tests.conftest import Table, address, text_of
-from tests.conftest import at as day_at
+from tests.helpers.clock import at
+from tests.helpers.forgiving import BY_MAIL, FORGIVING, forgiving_case, forgiving_table
 from tests.helpers.paths import DATA
 
 SAMPLES = DATA / "reading"
 EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text(encoding="utf-8"))
-FORGIVING = yaml.safe_load((DATA / "forgiving.yaml").read_text(encoding="utf-8"))
-BY_MAIL = ["truce", "diplomacy", "startrek", "talossa"]  # games whose board the roles fix, whatever the seed
-SCHEDULE = {
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "reminders": "none",
-    "rounds": "3",
-}
 PREFIXES = "Re: AW: Fwd: SV: [truce-1]"
-
-
-def at(hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1, hour, minute, tzinfo=UTC)
-
-
-def _case(game: str, kind: str) -> dict[str, Any]:
-    return next(c for c in FORGIVING[game]["cases"] if c["class"] == kind and "orders" in c)
-
-
-def _table(root: Path, game: str) -> tuple[Table, str]:
-    spec = FORGIVING[game]
-    roles = spec["options"].get("roles", {})
-    rows = [
-        {"name": p, "email": f"{p.lower()}@players.test", "role": roles.get(p, "")} for p in spec["players"]
-    ]
-    table = Table(root, {"game": game, **SCHEDULE}, rows)
-    table.tick(at(8, 5))
-    return table, spec["writer"]
 
 
 def _receipt(table: Table, writer: str, body: str, subject: str) -> str:
     table.mail(f"{writer.lower()}@players.test", body, subject=subject)
-    table.tick(at(9))
+    table.tick(at(0, 9))
     return text_of(table.sent(f"{writer.lower()}@players.test")[-1])
 
 
 @pytest.mark.parametrize("game", BY_MAIL)
 def test_a_sentence_is_taken_and_echoed(tmp_path: Path, game: str) -> None:
-    table, writer = _table(tmp_path, game)
-    case = _case(game, "sentence")
+    table, writer = forgiving_table(tmp_path, game)
+    case = forgiving_case(game, "sentence")
     receipt = _receipt(table, writer, f"Hi all,\n\n{case['text']}\n\nCheers,\n{writer}", "[truce-1] orders")
     assert f"Read “{case['text']}” as “{'; '.join(case['orders'])}”" in receipt
     assert "not understood" not in receipt and "Did you mean" not in receipt
@@ -73,22 +44,22 @@ def test_a_sentence_is_taken_and_echoed(tmp_path: Path, game: str) -> None:
 
 @pytest.mark.parametrize("game", BY_MAIL)
 def test_orders_in_the_subject_count_when_the_body_has_none(tmp_path: Path, game: str) -> None:
-    table, writer = _table(tmp_path, game)
-    case = _case(game, "label")
+    table, writer = forgiving_table(tmp_path, game)
+    case = forgiving_case(game, "label")
     quote = "> On Monday the arbiter wrote:\n> Round 1 results\n"
     body = f"Hello,\n\nsee the subject.\n\nThanks,\n{writer}\n\n{quote}"
     receipt = _receipt(table, writer, body, f"{PREFIXES} {case['text']}")
     assert f"its subject was read as your orders: “{case['text']}”" in receipt
     for order in case["orders"]:
         assert order in receipt.split("Notes:")[0]
-    table.tick(at(20, 5))  # the round resolves with them, and replays the same from the journal
+    table.tick(at(0, 20, 5))  # the round resolves with them, and replays the same from the journal
     journal = table.journal()
     assert replay_game(journal, "truce-1")[1] == []
     journal.close()
 
 
 def test_a_typo_in_a_subject_only_order_gets_a_did_you_mean(tmp_path: Path) -> None:
-    table, writer = _table(tmp_path, "truce")
+    table, writer = forgiving_table(tmp_path, "truce")
     receipt = _receipt(table, writer, "", "Re: [truce-1] I want to attack barny")
     assert "“I want to attack barny”: there is no player called “barny”" in receipt
     assert "Did you mean “attack Barney”?" in receipt
@@ -97,14 +68,14 @@ def test_a_typo_in_a_subject_only_order_gets_a_did_you_mean(tmp_path: Path) -> N
 
 def test_a_reply_to_a_report_with_an_empty_body_is_no_order(tmp_path: Path) -> None:
     """Our own subjects ("Round 1 of 3: results") are no order attempt: nothing is quoted back."""
-    table, writer = _table(tmp_path, "truce")
+    table, writer = forgiving_table(tmp_path, "truce")
     receipt = _receipt(table, writer, "Thanks!\n", "Re: [truce-1] Round 1 of 3: results")
     assert "No orders could be read from this mail." in receipt
     assert "subject" not in receipt and "Did you mean" not in receipt
 
 
 def test_the_body_wins_over_the_subject(tmp_path: Path) -> None:
-    table, writer = _table(tmp_path, "truce")
+    table, writer = forgiving_table(tmp_path, "truce")
     receipt = _receipt(table, writer, "loot", "Re: [truce-1] attack Barney")
     assert "loot" in receipt and "attack Barney" not in receipt and "subject" not in receipt
 
@@ -115,7 +86,7 @@ def test_every_game_reads_orders_from_the_subject(game: str) -> None:
     spec = FORGIVING[game]
     ruleset = RULESETS[game]
     state = ruleset.setup(spec["players"], spec["options"], random.Random(1))
-    case = _case(game, "sentence")
+    case = forgiving_case(game, "sentence")
     body = f"Hi,\n\nCheers,\n{spec['writer']}"
     text, parsed, subject = read_orders(
         ruleset, state, spec["writer"], text=body, subject=f"{PREFIXES} {case['text']}"
@@ -129,9 +100,9 @@ def test_mail_from_real_clients(make_table: Callable[..., Table], sample: str) -
     """tests/data/reading/*.eml: greetings, labels, sentences and subjects as mail programs send them."""
     expected = EXPECTED[sample]
     table = make_table()
-    table.tick(day_at(0, 8, 5))
-    deliver(table.root / "mail" / "inbox", (SAMPLES / sample).read_bytes(), at=day_at(0, 8, 6))
-    table.tick(day_at(0, 9) + timedelta(minutes=1))
+    table.tick(at(0, 8, 5))
+    deliver(table.root / "mail" / "inbox", (SAMPLES / sample).read_bytes(), at=at(0, 8, 6))
+    table.tick(at(0, 9) + timedelta(minutes=1))
     receipt = text_of(table.sent(address(expected["sender"]))[-1])
     for text in expected["receipt_contains"]:
         assert text in receipt, receipt

@@ -18,7 +18,8 @@ from courier.tools.cli import main
 from courier.tools.status import disk_warnings, status_table
 from engine.core import Submission
 from engine.truce import Truce
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, count_fault, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, count_fault, text_of
+from tests.helpers.clock import at
 
 ORGANISER = "organiser@courier.test"
 

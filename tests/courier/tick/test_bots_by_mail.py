@@ -4,7 +4,7 @@ marks bot seats, early resolution does not wait for a bot, and replay reproduces
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
 from engine.bots import BOT_NOTE
 from tests.conftest import Table, text_of
+from tests.helpers.clock import at
 
 TRUCE = {
     "game": "truce",
@@ -28,10 +29,6 @@ TRUCE = {
     "deadlines": "20:00",
     "reminders": "none",
 }
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
 
 
 def rows(names: list[str], bots: tuple[str, ...] = ()) -> list[dict[str, str]]:

@@ -4,17 +4,16 @@ a clean tick then finishes the job."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Callable
 from email import message_from_bytes
 
 import pytest
 
-from tests.conftest import PLAYERS, Table, at
+from tests.conftest import PLAYERS, Table
+from tests.helpers.clock import at
+from tests.helpers.crash import tick_process
 
 POINTS = [
     "ingest.journalled",
@@ -27,12 +26,6 @@ POINTS = [
     "send.sent#4",
     "send.marked#6",
 ]
-
-
-def tick_process(table: Table, when: str, crash_at: str | None) -> int:
-    env = {**os.environ, "COURIER_CRASH_AT": crash_at or ""}
-    command = [sys.executable, "-m", "courier", "tick", "--config", str(table.deployment.path), "--now", when]
-    return subprocess.run(command, env=env, capture_output=True, timeout=60).returncode
 
 
 @pytest.mark.parametrize("point", POINTS)

@@ -16,7 +16,8 @@ from courier.backends.base import TransientError
 from courier.journal.sqlite import Journal
 from courier.tick.runbook import run_tick
 from courier.tick.send import MAX_ATTEMPTS, headers_of
-from tests.conftest import Table, address, at, count_fault, text_of
+from tests.conftest import Table, address, count_fault, text_of
+from tests.helpers.clock import at
 
 
 class StoresAndHangsUp:

@@ -20,7 +20,7 @@ import pytest
 
 from courier.config.deployment import load_deployment
 from courier.tick.runbook import run_tick
-from tests.conftest import LONDON, at
+from tests.helpers.clock import LONDON, at
 from tests.servers.imap import ImapServer, append, connect, inbox_settings
 from tests.servers.sheets import FakeSheets
 from tests.servers.smtp import SmtpServer, per_recipient

@@ -15,7 +15,8 @@ import pytest
 from courier.backends.files import EmlDirectory
 from courier.journal.sqlite import Journal
 from courier.tools import cli
-from tests.conftest import Table, at, count_fault, text_of
+from tests.conftest import Table, count_fault, text_of
+from tests.helpers.clock import at
 
 BAD_SETTINGS = {
     "state_dir = 5": "`state_dir` must be text",

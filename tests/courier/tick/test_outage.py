@@ -4,7 +4,7 @@ least to now + outage_grace) and everybody is told once. A clock running backwar
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import openpyxl
@@ -14,11 +14,8 @@ from courier.config.deployment import load_deployment
 from courier.tick.outage import ClockError
 from courier.tools.cli import main
 from tests.conftest import Table, count_fault, text_of
-from tests.courier.journal.test_guard import GAMES
-
-
-def at(day: int, hour: int, minute: int = 5) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
+from tests.helpers.clock import at
+from tests.helpers.games import GAMES
 
 
 def guarded(make: Callable[[Path], Table], root: Path, stale_after: str = '"6h"') -> Table:
@@ -40,16 +37,16 @@ def game_row(t: Table):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("game", GAMES)
 def test_the_tick_after_an_outage_moves_the_deadline_instead_of_resolving(tmp_path: Path, game: str) -> None:
     t = guarded(GAMES[game], tmp_path)
-    t.tick(at(0, 8))
-    t.tick(at(0, 9))
+    t.tick(at(0, 8, 5))
+    t.tick(at(0, 9, 5))
     (before, _) = game_row(t)
-    assert before is not None and before.deadline is not None and before.deadline < at(2, 9)
+    assert before is not None and before.deadline is not None and before.deadline < at(2, 9, 5)
     sent = len(t.sent())
-    assert t.tick(at(2, 9)) == []  # two days off
+    assert t.tick(at(2, 9, 5)) == []  # two days off
     after, rounds = game_row(t)
     assert rounds == [], "nothing is resolved by the first tick after an outage"
     assert after.phase_key == before.phase_key
-    assert after.deadline == max(before.deadline + timedelta(hours=48), at(2, 9) + timedelta(hours=12))
+    assert after.deadline == max(before.deadline + timedelta(hours=48), at(2, 9, 5) + timedelta(hours=12))
     news = [m for m in t.sent()[sent:] if "Reminder" not in str(m["Subject"])]
     told = {str(m["To"]) for m in news}
     assert "organiser@courier.test" in told
@@ -59,21 +56,21 @@ def test_the_tick_after_an_outage_moves_the_deadline_instead_of_resolving(tmp_pa
     history = openpyxl.load_workbook(t.root / "truce-1.xlsx")["History"]
     assert any("Outage" in str(c.value) for row in history.iter_rows() for c in row)
     told_once = len(t.sent())
-    t.tick(at(2, 10))
+    t.tick(at(2, 10, 5))
     assert len(t.sent()) == told_once, "told once"
     count_fault("outage")
 
 
 def test_orders_sent_during_the_outage_count_and_one_round_resolves_at_a_time(tmp_path: Path) -> None:
     t = guarded(GAMES["truce"], tmp_path)
-    t.tick(at(0, 8))
-    t.clock = at(1, 12)  # delivered while the server was off, after the old deadline
+    t.tick(at(0, 8, 5))
+    t.clock = at(1, 12, 5)  # delivered while the server was off, after the old deadline
     t.order("Agatha", "loot")
-    t.tick(at(3, 9))  # three deadlines passed meanwhile
+    t.tick(at(3, 9, 5))  # three deadlines passed meanwhile
     row, rounds = game_row(t)
-    assert rounds == [] and row.deadline == at(3, 9) + timedelta(hours=12)
+    assert rounds == [] and row.deadline == at(3, 9, 5) + timedelta(hours=12)
     for hour in (14, 19):  # cron is back: ticks every few hours at most
-        t.tick(at(3, hour))
+        t.tick(at(3, hour, 5))
     t.tick(row.deadline + timedelta(minutes=5))
     row, rounds = game_row(t)
     assert len(rounds) == 1
@@ -82,18 +79,18 @@ def test_orders_sent_during_the_outage_count_and_one_round_resolves_at_a_time(tm
 
 def test_stale_after_zero_keeps_catching_up_at_once(tmp_path: Path) -> None:
     t = guarded(GAMES["truce"], tmp_path, stale_after="0")
-    t.tick(at(0, 8))
-    t.tick(at(3, 9))
+    t.tick(at(0, 8, 5))
+    t.tick(at(3, 9, 5))
     _, rounds = game_row(t)
     assert len(rounds) == 3
 
 
 def test_a_clock_running_backwards_stops_the_tick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t = guarded(GAMES["truce"], tmp_path)
-    t.tick(at(0, 9))
+    t.tick(at(0, 9, 5))
     t.order("Agatha", "loot")
     with pytest.raises(ClockError):
-        t.tick(at(0, 8))
-    assert main(["tick", "--config", str(t.root / "courier.toml"), "--now", at(0, 8).isoformat()]) == 2
+        t.tick(at(0, 8, 5))
+    assert main(["tick", "--config", str(t.root / "courier.toml"), "--now", at(0, 8, 5).isoformat()]) == 2
     assert "earlier than the last tick" in capsys.readouterr().err
     assert len(list((t.root / "mail" / "inbox" / "new").iterdir())) == 1, "no mail read"

@@ -17,8 +17,8 @@ import pytest
 from courier.journal.sqlite import Journal
 from engine import find_ruleset
 from tests.conftest import RELIABILITY, Table
-from tests.courier.journal.test_guard import GAMES, START
-from tests.courier.tick.test_crash import tick_process
+from tests.helpers.crash import tick_process
+from tests.helpers.games import GAMES, START
 
 KILL_POINTS = [
     "ingest.journalled",

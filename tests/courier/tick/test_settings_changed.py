@@ -11,7 +11,8 @@ from courier.backends.workbook import write_config
 from courier.journal.replay import replay_game
 from engine import find_ruleset
 from engine.core import Amendable, rng_for
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 
 def test_a_config_edit_takes_effect_from_the_next_round_and_the_organiser_is_told(

@@ -16,7 +16,8 @@ from engine import RULESETS
 from engine.core import Event
 from engine.truce import TruceState
 from engine.truce._ruleset import Truce
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 
 @dataclass(frozen=True, kw_only=True)

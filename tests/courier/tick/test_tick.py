@@ -13,7 +13,8 @@ from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
 from courier.tick.runbook import run_lock
 from engine import find_ruleset
-from tests.conftest import PLAYERS, Table, address, at, text_of
+from tests.conftest import PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 
 def subjects(table: Table, name: str) -> list[str]:

@@ -13,7 +13,8 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from engine.monarchs import Position
-from tests.conftest import Table, at, text_of
+from tests.conftest import Table, text_of
+from tests.helpers.clock import at
 
 REQUEST = {
     "state": {

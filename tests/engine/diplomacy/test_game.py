@@ -4,50 +4,15 @@ with centres, and a secret draw vote that only counts when unanimous."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
-from tests.conftest import Table, text_of
-
-POWERS = {
-    "Anna": "Austria",
-    "Ed": "England",
-    "Fran": "France",
-    "Gerd": "Germany",
-    "Ida": "Italy",
-    "Rus": "Russia",
-    "Tur": "Turkey",
-}
-CONFIG = {
-    "game": "diplomacy",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "retreat_duration": "2h",
-    "adjustment_duration": "2h",
-    "reminders": "none",
-}
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
-
-
-def table(root: Path) -> Table:
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
-    return Table(root, CONFIG, rows)
-
-
-def write(t: Table, name: str, body: str) -> None:
-    t.mail(f"{name.lower()}@players.test", body)
-
-
-def last_text(t: Table, name: str) -> str:
-    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+from tests.conftest import Table, last_text, text_of, write
+from tests.helpers.clock import at
+from tests.helpers.diplomacy import CONFIG, POWERS, table
 
 
 def standing(t: Table, phase: str) -> dict[str, list[str]]:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.diplomacy.test_game import POWERS, at, table, write
+from tests.conftest import write
+from tests.helpers.clock import at
+from tests.helpers.diplomacy import POWERS, table
 from tests.helpers.privacy import Seen, assert_only_the_author_can_tell, what_everyone_sees
 
 ONE = {"Fran": "A par - bur\nA mar S A par - bur", "Gerd": "A mun - bur", "Ed": "F lon - nth"}

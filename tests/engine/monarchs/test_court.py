@@ -6,7 +6,6 @@ orders and a courtier who is not the carrier refused. Who carries: see test_mona
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 from pathlib import Path
 
 from openpyxl import load_workbook
@@ -17,13 +16,9 @@ from engine.monarchs import MONARCHS, NATIONS, GameEnded, LoyaltyRevealed, MapSh
 from engine.monarchs._court import Court, Courtier
 from engine.monarchs._final import final_scores
 from engine.monarchs._position import Position
-from tests.conftest import Table, text_of
-
-KINGS = {"Rex": "red", "Gil": "green", "Bly": "blue"}
-COURTIERS = {f"{n[0].upper()}{i}": n for n in NATIONS for i in range(1, 6)}
-FIXED = {"R5": "red courtier, spy for blue", "B1": "blue courtier loyal to blue"}
-ROLES = {**KINGS, **{c: f"{n} courtier" for c, n in COURTIERS.items()}, **FIXED}
-PLAYERS = [*KINGS, *COURTIERS]
+from tests.conftest import Table, address, last_text
+from tests.helpers.clock import at
+from tests.helpers.monarchs_court import CONFIG, KINGS, PLAYERS, ROLES
 
 
 def setup(turns: int = 2) -> object:
@@ -89,31 +84,8 @@ def test_final_scores_follow_the_seed() -> None:
     assert len(set(final.courtier_winners)) == 3
 
 
-CONFIG = {
-    "game": "monarchs",
-    "mode": "court",
-    "turns": "2",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "reminders": "none",
-}
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.test"
-
-
-def last_text(t: Table, name: str) -> str:
-    return text_of(t.sent(addr(name))[-1])
-
-
 def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
-    rows = [{"name": p, "email": addr(p), "role": ROLES[p]} for p in PLAYERS]
+    rows = [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS]
     t = Table(tmp_path, CONFIG, rows)
     t.tick(at(0, 8, 5))
     assert "secretly loyal to Blue" in last_text(t, "R5")
@@ -123,35 +95,35 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
         assert "Red's starting map" in welcome and "A5 red 5" in welcome and "M1 blue" not in welcome
     assert "M9 green 5" in last_text(t, "G4") and "A5 red" not in last_text(t, "G4")
     # Rex trusts R5, Blue's spy in his court, who carries Red's orders with the boost left out.
-    t.mail(addr("Rex"), "carrier R5\nmap to R1")
-    t.mail(addr("Gil"), "carrier G1\nmap to G2")
+    t.mail(address("Rex"), "carrier R5\nmap to R1")
+    t.mail(address("Gil"), "carrier G1\nmap to G2")
     t.tick(at(0, 9))
     ledger = list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
     assert ledger[1][5] == "Orders in" and {row[5] for row in ledger[2:5]} == {"—"}  # who wrote: private
-    t.mail(addr("R5"), "5 A5 C5\n3 H6 I5")
-    t.mail(addr("G1"), "3 K5 I5\nboost I5")
+    t.mail(address("R5"), "5 A5 C5\n3 H6 I5")
+    t.mail(address("G1"), "3 K5 I5\nboost I5")
     t.tick(at(0, 20, 5))
     assert "Battle on I5" in last_text(t, "R1") and "Battle on I5" not in last_text(t, "Rex")
     assert "Battle on I5" in last_text(t, "G2") and "Battle on" not in last_text(t, "G3")
 
-    t.mail(addr("Rex"), "carrier R5")  # R5 delivered last time: refused
-    t.mail(addr("R5"), "1 C5 E5")  # not the carrier: refused
+    t.mail(address("Rex"), "carrier R5")  # R5 delivered last time: refused
+    t.mail(address("R5"), "1 C5 E5")  # not the carrier: refused
     t.tick(at(1, 9))
     assert "R5 may not carry your orders this turn: R5 delivered Red's previous orders" in last_text(t, "Rex")
     assert "you are not carrying Red's orders this turn" in last_text(t, "R5")
-    t.mail(addr("Rex"), "carrier R2\nmap to R3")
+    t.mail(address("Rex"), "carrier R2\nmap to R3")
     t.tick(at(1, 10))
-    t.mail(addr("R2"), "1 C5 E5")
+    t.mail(address("R2"), "1 C5 E5")
     t.tick(at(1, 20, 5))
     assert "Battle" not in last_text(t, "R3")  # the last turn waits for the guesses
 
-    t.mail(addr("Rex"), "R5 serves blue\nR4 serves green")
-    t.mail(addr("R2"), "R5 serves blue")  # not a monarch: refused
+    t.mail(address("Rex"), "R5 serves blue\nR4 serves green")
+    t.mail(address("R2"), "R5 serves blue")  # not a monarch: refused
     t.tick(at(2, 9))
     assert "No orders are needed from you in this phase" in last_text(t, "R2")
     t.tick(at(2, 20, 5))
     final = last_text(t, "R3")
-    assert "Game over" in str(t.sent(addr("R3"))[-1]["Subject"])
+    assert "Game over" in str(t.sent(address("R3"))[-1]["Subject"])
     assert "R5, courtier of Red, was a spy for Blue" in final and "(halved" in final
     assert "The monarch of Red named as traitors: R5 (serving Blue)" in final
     journal = t.journal()

@@ -15,15 +15,12 @@ from engine.bots import bot_submission, bot_text
 from engine.core import Submission, rng_for, settle_silent
 from engine.monarchs import MONARCHS, NATIONS, MonarchsState
 from engine.monarchs._court import Court, Courtier, Delivery
-from tests.conftest import Table, text_of
-from tests.engine.monarchs.test_court import CONFIG, addr
+from tests.conftest import Table, address, text_of
+from tests.helpers.monarchs_court import CONFIG, COURTIERS, KINGS, PLAYERS
 
-KINGS = {"Rex": "red", "Gil": "green", "Bly": "blue"}
-COURTIERS = {f"{n[0].upper()}{i}": n for n in NATIONS for i in range(1, 6)}
 # Red's court: R4 spies for Green, R5 for Blue, the rest are loyal.
 FIXED = {"R4": "red courtier, spy for green", "R5": "red courtier, spy for blue"}
 ROLES = {**KINGS, **{c: f"{n} courtier" for c, n in COURTIERS.items()}, **FIXED}
-PLAYERS = [*KINGS, *COURTIERS]
 HANDED = ("5 A5 C5", "3 H6 I5", "boost I5")
 
 
@@ -232,18 +229,18 @@ def test_a_court_of_bots_plays_a_whole_game_in_orders_the_game_reads() -> None:
 
 
 def test_orders_handed_by_mail_reach_the_carrier_alone_at_once(tmp_path: Path) -> None:
-    t = Table(tmp_path, CONFIG, [{"name": p, "email": addr(p), "role": ROLES[p]} for p in PLAYERS])
+    t = Table(tmp_path, CONFIG, [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS])
     t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
-    before = {p: len(t.sent(addr(p))) for p in PLAYERS}
-    t.mail(addr("Rex"), "carrier R1\nmap to R2\nhand 5 A5 C5\nhand boost C5")
+    before = {p: len(t.sent(address(p))) for p in PLAYERS}
+    t.mail(address("Rex"), "carrier R1\nmap to R2\nhand 5 A5 C5\nhand boost C5")
     t.tick(datetime(2026, 12, 1, 9, tzinfo=UTC))
-    got = {p: t.sent(addr(p))[before[p] :] for p in PLAYERS}
+    got = {p: t.sent(address(p))[before[p] :] for p in PLAYERS}
     assert {p for p, mails in got.items() if mails} == {"Rex", "R1"}  # the receipt, and the notice
     notice = text_of(got["R1"][0])
     assert "Red's monarch names you, R1, its carrier for turn 1" in notice
     assert "hands you these orders through Courier: 5 A5 C5; boost C5" in notice
     assert "Handed so far: 5 A5 C5; boost C5." in text_of(got["Rex"][0])
-    t.mail(addr("R1"), "5 A5 C5\nboost C5")
+    t.mail(address("R1"), "5 A5 C5\nboost C5")
     t.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
     journal = t.journal()
     try:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from engine.core import LineError, Submission, visible_to
 from engine.monarchs import MONARCHS, NATIONS, CarrierReported, LoyaltyDealt, MapShown, MonarchsState
-from tests.conftest import Table, text_of
-from tests.engine.monarchs.test_court import CONFIG, PLAYERS, ROLES, addr, at, last_text
+from tests.conftest import Table, address, last_text, text_of
+from tests.helpers.clock import at
+from tests.helpers.monarchs_court import CONFIG, PLAYERS, ROLES
 
 NOT_RED = "you are not carrying Red's orders this turn"
 
@@ -149,18 +150,18 @@ def images(message: EmailMessage) -> list[str]:
 
 def play(root: Path, *, spy: bool) -> Table:
     """Turn 1 by mail: Rex names R1 to carry and R2 to get the map; maybe R5, a spy, mails first."""
-    rows = [{"name": p, "email": addr(p), "role": ROLES[p]} for p in PLAYERS]
+    rows = [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS]
     t = Table(root, CONFIG, rows)
     t.tick(at(0, 8, 5))
     if spy:
-        t.mail(addr("R5"), "5 A5 C5\nmap to R5")
+        t.mail(address("R5"), "5 A5 C5\nmap to R5")
         t.tick(at(0, 8, 30))
-    t.mail(addr("Rex"), "carrier R1\nmap to R2")
+    t.mail(address("Rex"), "carrier R1\nmap to R2")
     t.tick(at(0, 9))
     if spy:
-        t.mail(addr("R5"), "5 A5 C5")
+        t.mail(address("R5"), "5 A5 C5")
         t.tick(at(0, 9, 30))
-    t.mail(addr("R1"), "3 H6 I5\nboost I5")
+    t.mail(address("R1"), "3 H6 I5\nboost I5")
     t.tick(at(0, 10))
     t.tick(at(0, 20, 5))
     return t
@@ -168,15 +169,15 @@ def play(root: Path, *, spy: bool) -> Table:
 
 def test_a_spy_mailing_first_changes_nothing_through_the_tick(tmp_path: Path) -> None:
     honest, spied = play(tmp_path / "honest", spy=False), play(tmp_path / "spied", spy=True)
-    for refusal in [text_of(m) for m in spied.sent(addr("R5"))[1:3]]:
+    for refusal in [text_of(m) for m in spied.sent(address("R5"))[1:3]]:
         assert f"{NOT_RED}. No orders are needed from you in this phase." in refusal
         assert not any(name in refusal for name in ("R1", "R2", "R3", "R4", "Rex"))
     for name in ("Rex", "R1", "R2", "Gil", "G1"):
-        assert text_of(honest.sent(addr(name))[-1]) == text_of(spied.sent(addr(name))[-1]), name
+        assert text_of(honest.sent(address(name))[-1]) == text_of(spied.sent(address(name))[-1]), name
     report = last_text(spied, "Rex")
     assert "Your carrier R1 delivered Red's orders for turn 1." in report
     assert "H6" not in report and "boost" not in report  # never what it delivered
     assert "You named no carrier for turn 1: Green gave no orders." in last_text(spied, "Gil")
-    assert "I5 R3" in last_text(spied, "R2") and images(spied.sent(addr("R2"))[-1])
+    assert "I5 R3" in last_text(spied, "R2") and images(spied.sent(address("R2"))[-1])
     for other in ("Rex", "R1", "R3", "R4", "R5"):
-        assert images(spied.sent(addr(other))[-1]) == [], other
+        assert images(spied.sent(address(other))[-1]) == [], other

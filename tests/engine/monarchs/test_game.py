@@ -4,41 +4,15 @@ says who delivered, and the last turn ends the game with everything revealed."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
-from tests.conftest import Table, text_of
-
-MONARCHS = {"Rhea": "red", "Gus": "green", "Bea": "blue"}
-CONFIG = {
-    "game": "monarchs",
-    "turns": "2",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "reminders": "none",
-}
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
-
-
-def table(root: Path, config: dict[str, str] | None = None) -> Table:
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in MONARCHS.items()]
-    return Table(root, {**CONFIG, **(config or {})}, rows)
-
-
-def write(t: Table, name: str, body: str) -> None:
-    t.mail(f"{name.lower()}@players.test", body)
-
-
-def last_text(t: Table, name: str) -> str:
-    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+from tests.conftest import last_text, write
+from tests.helpers.clock import at
+from tests.helpers.monarchs import table
 
 
 def ledger(root: Path) -> list[list[object]]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.monarchs import MONARCHS, Position
-from tests.engine.monarchs.test_court import PLAYERS, ROLES
+from tests.helpers.monarchs_court import PLAYERS, ROLES
 
 ORDERS = {"red": "3 H6 I5\nboost I5", "green": "3 K5 I5"}
 

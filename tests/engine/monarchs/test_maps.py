@@ -15,8 +15,8 @@ from courier.mail.pictures import render_png
 from engine.core import Illustrated, Submission
 from engine.monarchs import HEXES, MONARCHS, NATIONS, MonarchsState, Position
 from engine.monarchs._svg import FOG
-from tests.engine.monarchs.test_court import PLAYERS, ROLES
-from tests.engine.monarchs.test_properties import random_orders
+from tests.helpers.monarchs import random_orders
+from tests.helpers.monarchs_court import PLAYERS, ROLES
 
 SVG = "{http://www.w3.org/2000/svg}"
 BOARD = {"Rex": "red", "Gil": "green", "Bly": "blue"}

@@ -30,15 +30,13 @@ from engine.monarchs import (
     TurnResolved,
     TurnScored,
 )
-from tests.conftest import Table, text_of
-from tests.engine.monarchs.test_court import CONFIG as COURT_CONFIG
-from tests.engine.monarchs.test_court import PLAYERS as PLAYERS_COURT
-from tests.engine.monarchs.test_court import ROLES as ROLES_COURT
-from tests.engine.monarchs.test_court import addr as court_addr
-from tests.engine.monarchs.test_court import at as court_at
-from tests.engine.monarchs.test_game import MONARCHS as PLAYERS
-from tests.engine.monarchs.test_game import at, table, write
-from tests.engine.monarchs.test_properties import random_orders
+from tests.conftest import Table, address, text_of, write
+from tests.helpers.clock import at
+from tests.helpers.monarchs import MONARCHS as PLAYERS
+from tests.helpers.monarchs import random_orders, table
+from tests.helpers.monarchs_court import CONFIG as COURT_CONFIG
+from tests.helpers.monarchs_court import PLAYERS as PLAYERS_COURT
+from tests.helpers.monarchs_court import ROLES as ROLES_COURT
 
 COUNTED = re.compile(r"\b([A-Q][1-9]) (?:red|green|blue) \d+")
 
@@ -163,21 +161,21 @@ def test_who_carried_cannot_be_deduced_by_any_other_courtier(seed: int) -> None:
 
 
 def play_court(root: Path, carrier: str) -> tuple[list[object], dict[str, list[str]]]:
-    rows = [{"name": p, "email": court_addr(p), "role": ROLES_COURT[p]} for p in PLAYERS_COURT]
+    rows = [{"name": p, "email": address(p), "role": ROLES_COURT[p]} for p in PLAYERS_COURT]
     t = Table(root, COURT_CONFIG, rows)
-    t.tick(court_at(0, 8, 5))
-    t.mail(court_addr("R5"), "3 H6 I5")  # the spy tries first, as in every game
-    t.mail(court_addr("Rex"), f"carrier {carrier}\nmap to R2")
-    t.tick(court_at(0, 9))
-    t.mail(court_addr("R5"), "3 H6 I5")
-    t.mail(court_addr(carrier), "3 H6 I5\nboost I5")
-    t.tick(court_at(0, 10))
-    t.tick(court_at(0, 20, 5))
+    t.tick(at(0, 8, 5))
+    t.mail(address("R5"), "3 H6 I5")  # the spy tries first, as in every game
+    t.mail(address("Rex"), f"carrier {carrier}\nmap to R2")
+    t.tick(at(0, 9))
+    t.mail(address("R5"), "3 H6 I5")
+    t.mail(address(carrier), "3 H6 I5\nboost I5")
+    t.tick(at(0, 10))
+    t.tick(at(0, 20, 5))
     book = load_workbook(root / "truce-1.xlsx")
     cells: list[object] = [
         c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row
     ]
-    mail = {n: [text_of(m) for m in t.sent(court_addr(n))] for n in PLAYERS_COURT}
+    mail = {n: [text_of(m) for m in t.sent(address(n))] for n in PLAYERS_COURT}
     return cells, mail
 
 

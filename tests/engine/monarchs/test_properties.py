@@ -9,23 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.monarchs import HEXES, HOMES, NATIONS, Move, Orders, Position, neighbours, resolve_turn
-from engine.monarchs._board import home_of
-
-
-def random_orders(position: Position, nation: str, rng: random.Random) -> Orders:
-    moves = []
-    for hex_name, (owner, count) in sorted(position.armies.items()):
-        if owner != nation:
-            continue
-        targets = [n for n in neighbours(hex_name) if home_of(n) in (None, nation)]
-        left = count
-        while left and rng.random() < 0.6:
-            sent = rng.randint(1, left)
-            moves.append(Move(hex_name, rng.choice(targets), sent))
-            left -= sent
-    boost = rng.choice(HEXES) if rng.random() < 0.8 else None
-    return Orders(boost, tuple(moves))
+from engine.monarchs import HEXES, HOMES, NATIONS, Position, resolve_turn
+from tests.helpers.monarchs import random_orders
 
 
 @settings(max_examples=60, deadline=None)

@@ -4,7 +4,7 @@ place only when they see every system it names; what they may see of a line come
 from __future__ import annotations
 
 from engine.startrek._events import GornRolled, OrderResolved
-from tests.engine.startrek.helpers import PLAYER_OF, board, gorn_seed, named, play
+from tests.helpers.startrek import PLAYER_OF, board, gorn_seed, named, play
 
 
 def test_a_bounce_names_its_cause_only_to_those_who_see_it() -> None:

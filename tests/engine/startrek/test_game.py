@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -16,44 +15,9 @@ from openpyxl import load_workbook
 
 from engine.diplomacy import Position
 from engine.startrek import MAP, STARTREK, visible_systems
-from tests.conftest import Table, text_of
-
-FACTIONS = {
-    "Fay": "Federation",
-    "Kor": "Klingon",
-    "Rom": "Romulan",
-    "Cat": "Cardassian",
-    "Fez": "Ferengi",
-    "Bre": "Breen",
-    "Gil": "Gorn",
-}
-CONFIG = {
-    "game": "startrek",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "intelligence_duration": "2h",
-    "retreat_duration": "2h",
-    "adjustment_duration": "2h",
-    "reminders": "none",
-}
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
-
-
-def table(root: Path, **options: str) -> Table:
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": f} for n, f in FACTIONS.items()]
-    return Table(root, {**CONFIG, **options}, rows)
-
-
-def write(t: Table, name: str, body: str) -> None:
-    t.mail(f"{name.lower()}@players.test", body)
-
-
-def last_text(t: Table, name: str) -> str:
-    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+from tests.conftest import Table, last_text, text_of, write
+from tests.helpers.clock import at
+from tests.helpers.startrek import FACTIONS, table
 
 
 def test_a_turn_with_an_intelligence_window(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.engine.startrek.helpers import board, play, result_of
 from tests.helpers.paths import DATA
+from tests.helpers.startrek import board, play, result_of
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (DATA / "startrek" / "head_to_head.yaml").read_text(encoding="utf-8")

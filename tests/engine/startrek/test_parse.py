@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.startrek import MAP, STARTREK, read_ability, to_diplomacy
-from tests.engine.startrek.helpers import PLAYERS, board, play
+from tests.helpers.startrek import PLAYERS, board, play
 
 
 def test_systems_by_key_or_full_name_and_units_in_any_spelling() -> None:

@@ -20,7 +20,7 @@ from engine.startrek._events import (
     LatinumCounted,
     OrderResolved,
 )
-from tests.engine.startrek.helpers import PLAYER_OF, board, gorn_seed, named, play, result_of
+from tests.helpers.startrek import PLAYER_OF, board, gorn_seed, named, play, result_of
 
 
 def test_ships_cross_layers_and_troops_are_convoyed_through_hyperspace() -> None:

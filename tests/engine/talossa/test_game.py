@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,38 +16,9 @@ from courier.journal.sqlite import Journal
 from engine import Ruleset, find_ruleset
 from engine.talossa import TALOSSA, ConquerorJoined
 from engine.talossa._state import Board
-from tests.conftest import Table, text_of
-
-ROLES = {
-    "Al": "Alvania; red; Abbavilla",
-    "Bea": "Beatria; blue; Downer",
-    "Cy": "Cyland; green; Farwell",
-    "Di": "Dilonia; yellow; Ankara Street",
-}
-CONFIG = {
-    "game": "talossa",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "deadlines": "20:00",
-    "reminders": "none",
-}
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, 1 + day, hour, minute, tzinfo=UTC)
-
-
-def table(root: Path) -> Table:
-    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in ROLES.items()]
-    return Table(root, CONFIG, rows)
-
-
-def write(t: Table, name: str, body: str) -> None:
-    t.mail(f"{name.lower()}@players.test", body)
-
-
-def last_text(t: Table, name: str) -> str:
-    return text_of(t.sent(f"{name.lower()}@players.test")[-1])
+from tests.conftest import last_text, write
+from tests.helpers.clock import at
+from tests.helpers.talossa import ROLES, table
 
 
 def test_registered_and_follows_the_contract() -> None:

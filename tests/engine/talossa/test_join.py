@@ -8,7 +8,9 @@ from pathlib import Path
 from courier.backends.workbook import write_config
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
-from tests.engine.talossa.test_game import CONFIG, ROLES, at, last_text, table, write
+from tests.conftest import last_text, write
+from tests.helpers.clock import at
+from tests.helpers.talossa import CONFIG, ROLES, table
 
 
 def test_a_conqueror_joins_mid_game(tmp_path: Path) -> None:

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.talossa.test_game import ROLES, at, table, write
+from tests.conftest import write
+from tests.helpers.clock import at
 from tests.helpers.privacy import Seen, assert_only_the_author_can_tell, what_everyone_sees
+from tests.helpers.talossa import ROLES, table
 
 ONE = {"Al": "R: Abbavilla, 12\nQ: Abbavilla >> Downer, 2", "Bea": "S: +Downer", "Cy": "R: Farwell, 3"}
 TWO = {"Al": "M: Abbavilla >> Downer, 1", "Bea": "R: Downer, 12\nQ: Downer >> (east)", "Cy": "C: Farwell"}

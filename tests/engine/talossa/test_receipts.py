@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.engine.talossa.test_game import at, last_text, table, write
+from tests.conftest import last_text, write
+from tests.helpers.clock import at
+from tests.helpers.talossa import table
 
 PLAN = """R: Abbavilla, 6
 Q: Abbavilla >> Benito Falls, 2

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from courier.backends.workbook import write_config
 from tests.conftest import Table, text_of
-from tests.engine.talossa.test_game import CONFIG, at
+from tests.helpers.clock import at
+from tests.helpers.talossa import CONFIG
 
 ROLES = {
     "Al": "Alvania; red; Abbavilla",

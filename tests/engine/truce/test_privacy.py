@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, at, text_of
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
+from tests.helpers.clock import at
 
 ORDERS = {"Agatha": "attack Celeste", "Barney": "support Agatha", "Celeste": "loot", "Darcy": "defend"}
 OTHER = {"Agatha": "defend", "Barney": "attack Darcy", "Celeste": "support Barney", "Darcy": "pass"}

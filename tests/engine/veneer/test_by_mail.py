@@ -18,8 +18,8 @@ from courier.journal.replay import replay_game
 from engine.veneer import VENEER, VeneerState
 from engine.veneer import _ruleset as ruleset
 from engine.veneer._setup import new_game
-from tests.conftest import Table, text_of
-from tests.engine.veneer.test_game import PLAYERS, current, table, write
+from tests.conftest import Table, text_of, write
+from tests.helpers.veneer import PLAYERS, current, table
 
 # Turn 1, Agatha's: Tithe goes to a vote. Turn 2, Barney's: he flips Arson and attacks Charles.
 PILE = ("Tithe", "Arson")

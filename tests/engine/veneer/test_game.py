@@ -10,61 +10,9 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from engine.veneer import VENEER, VeneerState
-from engine.veneer._effects import troop_price
-from tests.conftest import Table, text_of
-
-PLAYERS = ["Agatha", "Barney", "Charles", "Darcy", "Emmett"]
-CONFIG = {
-    "game": "veneer",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "duration": "6h",
-    "vote_duration": "1h",
-    "response_duration": "1h",
-    "reminders": "none",
-}
-
-
-def table(root: Path) -> Table:
-    return Table(root, CONFIG, [{"name": n, "email": f"{n.lower()}@players.test"} for n in PLAYERS])
-
-
-def write(t: Table, name: str, body: str) -> None:
-    t.mail(f"{name.lower()}@players.test", body)
-
-
-def current(t: Table) -> tuple[VeneerState, datetime | None, bool]:
-    journal = t.journal()
-    try:
-        row = journal.game("truce-1")
-    finally:
-        journal.close()
-    assert row is not None
-    return VENEER.from_json(row.state), row.deadline, row.finished
-
-
-def orders_for(state: VeneerState, player: str) -> str:
-    """A warlike script: vote yes, spend everything on attackers, attack a living target."""
-    seat = state.seat(player)
-    if state.stage == "vote":
-        return "vote yes" if player != "Emmett" else ""  # Emmett never votes: it counts as no
-    if state.stage == "end" and player == state.active and state.turn == 1:
-        return "ally with Barney"
-    if state.stage == "end" and player == "Barney":
-        return "ally with Agatha"
-    if state.stage != "muster":
-        return ""  # defaults: no veto, all defenders intercept, lent troops back in seating order
-    price = troop_price(state, player)
-    buy = (seat.coins - 1) // price
-    lines = [f"buy {buy} attackers"] if buy else []
-    if seat.defenders:
-        lines.append(f"reassign {seat.defenders} to attackers")
-    victims = [v for v in seat.targets if state.seat(v).alive] or [n for n in state.living if n != player]
-    attackers = seat.attackers + seat.defenders + buy
-    if attackers and "Ceasefire" not in state.laws:
-        lines.append(f"attack {victims[0]} with {attackers}")
-    return "\n".join(lines)
+from engine.veneer import VENEER
+from tests.conftest import text_of, write
+from tests.helpers.veneer import current, orders_for, table
 
 
 def test_five_players_play_until_one_wins(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from engine.veneer import VENEER, Offer
 from engine.veneer import _events as ev
 from engine.veneer._legal import names_of
 from engine.veneer._orders import Order, read_order
-from tests.engine.veneer.test_rules import NAMES, table
 from tests.helpers.paths import DATA
+from tests.helpers.veneer import PLAYERS, scene
 
 CASES = [
     line
@@ -25,7 +25,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_order_lines(case: str) -> None:
     written, expected = (part.strip() for part in case.split("->"))
-    names = names_of(table(n=5))
+    names = names_of(scene(n=5))
     read = read_order(written, names)
     if expected.startswith("!"):
         assert not isinstance(read, Order), read
@@ -37,53 +37,53 @@ def test_order_lines(case: str) -> None:
 
 
 def test_orders_of_another_phase_are_refused_and_the_good_lines_kept() -> None:
-    state = table(seats={"Agatha": {"attackers": 1, "coins": 4}})
+    state = scene(seats={"Agatha": {"attackers": 1, "coins": 4}})
     parsed = VENEER.parse(state, "Agatha", "vote yes\nbuy 1 defender\n# a comment\nattack Barney with 1")
     assert parsed.orders == ("buy 1 defender", "attack Barney with 1")
     assert parsed.errors[0].line == "vote yes" and "not an order of this phase" in parsed.errors[0].reason
 
 
 def test_only_the_active_player_musters_and_nobody_attacks_themselves() -> None:
-    state = table(seats={"Agatha": {"attackers": 2}})
+    state = scene(seats={"Agatha": {"attackers": 2}})
     assert "only Agatha" in VENEER.parse(state, "Barney", "buy 1 attacker").errors[0].reason
     assert "yourself" in VENEER.parse(state, "Agatha", "attack Agatha with 1").errors[0].reason
 
 
 def test_the_last_vote_counts_and_the_receipt_says_so() -> None:
-    parsed = VENEER.parse(table(stage="vote", flipped="Tithe"), "Barney", "vote yes\nvote no")
+    parsed = VENEER.parse(scene(stage="vote", flipped="Tithe"), "Barney", "vote yes\nvote no")
     assert parsed.orders == ("vote no",) and parsed.notes == ("Only your last “vote” line counts.",)
 
 
 def test_a_new_mail_replaces_the_earlier_unless_nothing_in_it_stands() -> None:
-    state = table(stage="vote", flipped="Tithe")
+    state = scene(stage="vote", flipped="Tithe")
     first = VENEER.parse(state, "Barney", "vote yes")
     assert VENEER.combine(first, VENEER.parse(state, "Barney", "vote no")).orders == ("vote no",)
     assert VENEER.combine(first, VENEER.parse(state, "Barney", "vote perhaps")).orders == ("vote yes",)
 
 
 def test_the_order_form_shows_only_ones_own_secrets() -> None:
-    state = table(n=5, seats={"Agatha": {"hand": ("Sabotage",)}})
+    state = scene(n=5, seats={"Agatha": {"hand": ("Sabotage",)}})
     form = VENEER.order_template(state, "Agatha")
     assert "your targets are Barney and Charles" in form and "Sabotage" in form
-    assert all("Sabotage" not in VENEER.order_template(state, n) for n in NAMES[1:])
+    assert all("Sabotage" not in VENEER.order_template(state, n) for n in PLAYERS[1:])
 
 
 def test_a_vote_in_a_sentence_or_with_a_word_after_it_counts() -> None:
     """Votes are no verbs, yet an attempt at an order: never skipped as chatter (issue 13)."""
-    state = table(stage="vote", flipped="Tithe")
+    state = scene(stage="vote", flipped="Tithe")
     assert VENEER.parse(state, "Barney", "Hi all,\nI vote yes\nCheers").orders == ("vote yes",)
     assert VENEER.parse(state, "Barney", "nay, sorry").orders == ("vote no",)
 
 
 def test_a_vote_neither_yes_nor_no_is_answered_with_both() -> None:
-    error = VENEER.parse(table(stage="vote", flipped="Tithe"), "Barney", "vote maybe").errors[0]
+    error = VENEER.parse(scene(stage="vote", flipped="Tithe"), "Barney", "vote maybe").errors[0]
     assert (
         str(error) == "“vote maybe”: a vote is “vote yes” or “vote no”. Did you mean “vote yes” or “vote no”?"
     )
 
 
 def test_numbers_agree_with_their_nouns() -> None:
-    state = table(
+    state = scene(
         laws=("Conscription Act",), seats={"Agatha": {"faction": "Smiths", "coins": 1, "attackers": 1}}
     )
     form = VENEER.order_template(state, "Agatha")
@@ -102,9 +102,9 @@ def test_numbers_agree_with_their_nouns() -> None:
 
 def test_an_alliance_offer_is_shown_only_in_forms_that_take_ally_with() -> None:
     offered: dict[str, Any] = {"offers": (Offer("Agatha", "Barney", 1),), "active": "Barney"}
-    muster = table(stage="muster", seats={"Barney": {"attackers": 1}}, **offered)
+    muster = scene(stage="muster", seats={"Barney": {"attackers": 1}}, **offered)
     assert "ally with" not in VENEER.order_template(muster, "Barney")
     assert "not in a muster" in VENEER.parse(muster, "Barney", "ally with Agatha").errors[0].reason
     for stage in ("vote", "end"):
-        form = VENEER.order_template(table(stage=stage, flipped="Tithe", **offered), "Barney")
+        form = VENEER.order_template(scene(stage=stage, flipped="Tithe", **offered), "Barney")
         assert "# Agatha offers you an alliance: ally with Agatha" in form

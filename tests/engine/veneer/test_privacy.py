@@ -14,10 +14,8 @@ from openpyxl import load_workbook
 from engine.core import visible_to
 from engine.veneer import VENEER
 from engine.veneer import _events as ev
-from tests.conftest import text_of
-from tests.engine.veneer.test_game import PLAYERS, current, orders_for, table, write
-from tests.engine.veneer.test_rules import run
-from tests.engine.veneer.test_rules import table as scene
+from tests.conftest import text_of, write
+from tests.helpers.veneer import PLAYERS, current, orders_for, run, scene, table
 
 
 def _cells(root: Path) -> list[str]:

@@ -13,40 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core import Event, visible_to
-from engine.veneer import VENEER, Attack, Debt, Offer, VeneerState
+from engine.veneer import VENEER, Attack, Debt, Offer
 from engine.veneer import _events as ev
-
-NAMES = ["Agatha", "Barney", "Charles", "Darcy", "Emmett"]
-
-
-def table(
-    *,
-    stage: str = "muster",
-    active: str = "Agatha",
-    seats: dict[str, dict[str, Any]] | None = None,
-    n: int = 4,
-    **changes: Any,
-) -> VeneerState:
-    """A game in progress: no factions (no abilities) unless given, targets in a circle."""
-    names = NAMES[:n]
-    state = VENEER.setup(names, {}, random.Random(0))
-    plain = tuple(
-        dataclasses.replace(s, faction="", dealt=(), targets=(names[(i + 1) % n], names[(i + 2) % n]))
-        for i, s in enumerate(state.seats)
-    )
-    state = dataclasses.replace(state, seats=plain, stage=stage, active=active, **{"turn": 1, **changes})
-    for name, fields in (seats or {}).items():
-        state = state.with_seat(name, **fields)
-    return state
-
-
-def run(state: VeneerState, orders: dict[str, str], seed: int = 0) -> tuple[VeneerState, list[Event]]:
-    submissions = {}
-    for player, text in orders.items():
-        submissions[player] = VENEER.parse(state, player, text)
-        assert not submissions[player].errors, submissions[player].errors
-    resolution = VENEER.resolve(state, submissions, random.Random(seed))
-    return resolution.state, list(resolution.events)
+from tests.helpers.veneer import PLAYERS, run, scene
 
 
 def of(events: list[Event], kind: type[Event]) -> list[Any]:
@@ -68,13 +37,13 @@ def test_everyone_targets_two_and_is_targeted_by_two_never_itself(n: int, seed: 
 
 
 def test_with_three_players_each_targets_both_others() -> None:
-    state = VENEER.setup(NAMES[:3], {}, random.Random(5))
-    assert all(set(s.targets) == set(NAMES[:3]) - {s.name} for s in state.seats)
+    state = VENEER.setup(PLAYERS[:3], {}, random.Random(5))
+    assert all(set(s.targets) == set(PLAYERS[:3]) - {s.name} for s in state.seats)
 
 
 def test_faction_choice_defaults_to_the_first_dealt_and_targets_are_told_privately() -> None:
-    state = VENEER.setup(NAMES[:3], {}, random.Random(1))
-    assert VENEER.awaiting(state) == frozenset(NAMES[:3])
+    state = VENEER.setup(PLAYERS[:3], {}, random.Random(1))
+    assert VENEER.awaiting(state) == frozenset(PLAYERS[:3])
     pick = state.seat("Barney").dealt[2]
     after, events = run(state, {"Barney": f"choose faction {pick}"})
     assert after.seat("Barney").faction == pick
@@ -87,7 +56,7 @@ def test_faction_choice_defaults_to_the_first_dealt_and_targets_are_told_private
 
 
 def test_a_role_fixes_the_faction() -> None:
-    state = VENEER.setup(NAMES[:3], {"roles": {"Agatha": "merch"}}, random.Random(1))
+    state = VENEER.setup(PLAYERS[:3], {"roles": {"Agatha": "merch"}}, random.Random(1))
     assert state.seat("Agatha").faction == "Merchants" and "Agatha" not in VENEER.awaiting(state)
 
 
@@ -95,7 +64,7 @@ def test_a_role_fixes_the_faction() -> None:
 
 
 def test_income_is_one_plus_allies_and_each_ally_gains_one() -> None:
-    state = table(stage="start", pile=("Windfall",), alliances=(("Agatha", "Barney"), ("Agatha", "Charles")))
+    state = scene(stage="start", pile=("Windfall",), alliances=(("Agatha", "Barney"), ("Agatha", "Charles")))
     after, events = run(state, {})
     assert (
         after.seat("Agatha").coins == 6 and after.seat("Barney").coins == 4 and after.seat("Darcy").coins == 3
@@ -105,7 +74,7 @@ def test_income_is_one_plus_allies_and_each_ally_gains_one() -> None:
 
 def test_a_flipped_action_is_placed_face_up_in_front_of_the_active_player() -> None:
     """Public since the rulings of 2026-11-24 (it was told only to its holder before)."""
-    after, events = run(table(stage="start", pile=("Sabotage", "Tithe")), {})
+    after, events = run(scene(stage="start", pile=("Sabotage", "Tithe")), {})
     assert after.seat("Agatha").hand == ("Sabotage",) and after.stage == "muster"
     drawn = of(events, ev.ActionDrawn)[0]
     assert drawn.public and (drawn.player, drawn.card) == ("Agatha", "Sabotage")
@@ -113,7 +82,7 @@ def test_a_flipped_action_is_placed_face_up_in_front_of_the_active_player() -> N
 
 
 def test_a_flipped_law_goes_to_a_vote_of_every_living_player() -> None:
-    state = table(stage="start", pile=("Tithe",), seats={"Darcy": {"alive": False, "coins": 0}})
+    state = scene(stage="start", pile=("Tithe",), seats={"Darcy": {"alive": False, "coins": 0}})
     after, _ = run(state, {})
     assert after.stage == "vote" and after.flipped == "Tithe"
     assert VENEER.awaiting(after) == frozenset({"Agatha", "Barney", "Charles"})
@@ -123,7 +92,7 @@ def test_a_flipped_law_goes_to_a_vote_of_every_living_player() -> None:
 
 
 def test_a_majority_passes_a_law_and_every_vote_is_shown() -> None:
-    state = table(stage="vote", flipped="Tithe")
+    state = scene(stage="vote", flipped="Tithe")
     after, events = run(
         state, {"Agatha": "vote yes", "Barney": "yes", "Charles": "vote yes", "Darcy": "vote no"}
     )
@@ -137,34 +106,34 @@ def test_a_majority_passes_a_law_and_every_vote_is_shown() -> None:
 
 
 def test_a_tie_fails_and_absent_players_vote_no() -> None:
-    state = table(stage="vote", flipped="Tithe")
+    state = scene(stage="vote", flipped="Tithe")
     after, events = run(state, {"Agatha": "vote yes", "Barney": "vote yes"})
     assert after.laws == () and "Tithe" in after.discard
     assert not of(events, ev.BallotCounted)[0].passed
 
 
 def test_a_secret_ballot_reveals_only_the_tally() -> None:
-    state = table(stage="vote", flipped="Tithe", laws=("Secret Ballot",))
+    state = scene(stage="vote", flipped="Tithe", laws=("Secret Ballot",))
     _, events = run(state, {"Agatha": "vote yes", "Barney": "vote yes", "Charles": "vote yes"})
     ballot = of(events, ev.BallotCounted)[0]
     assert (ballot.yes, ballot.no, ballot.yes_voters, ballot.no_voters, ballot.secret) == (3, 1, (), (), True)
 
 
 def test_the_newest_law_repeals_the_others() -> None:
-    state = table(stage="vote", flipped="War Tax", laws=("Tithe",))
-    after, events = run(state, {p: "vote yes" for p in NAMES[:3]})
+    state = scene(stage="vote", flipped="War Tax", laws=("Tithe",))
+    after, events = run(state, {p: "vote yes" for p in PLAYERS[:3]})
     assert after.laws == ("War Tax",) and "Tithe" in after.discard
     assert of(events, ev.LawRepealed)[0].law == "Tithe"
 
 
 def test_a_passed_motion_takes_effect_and_is_discarded() -> None:
-    state = table(stage="vote", flipped="Stimulus")
-    after, _ = run(state, {p: "vote yes" for p in NAMES[:3]})
+    state = scene(stage="vote", flipped="Stimulus")
+    after, _ = run(state, {p: "vote yes" for p in PLAYERS[:3]})
     assert [s.coins for s in after.seats] == [4, 4, 4, 4] and after.discard == ("Stimulus",)
 
 
 def test_senators_vote_twice() -> None:
-    state = table(stage="vote", flipped="Tithe", seats={"Agatha": {"faction": "Senators"}})
+    state = scene(stage="vote", flipped="Tithe", seats={"Agatha": {"faction": "Senators"}})
     after, _ = run(state, {"Agatha": "vote yes", "Barney": "vote yes"})
     assert after.laws == ("Tithe",)  # 3 yes to 2 no
 
@@ -173,7 +142,7 @@ def test_senators_vote_twice() -> None:
 
 
 def test_troops_cost_three_coins_and_can_be_reassigned() -> None:
-    state = table(seats={"Agatha": {"coins": 7}})
+    state = scene(seats={"Agatha": {"coins": 7}})
     after, events = run(state, {"Agatha": "buy 2 attackers\nreassign 1 to attackers"})
     seat = after.seat("Agatha")
     assert (seat.coins, seat.attackers, seat.defenders) == (1, 3, 0)
@@ -182,36 +151,36 @@ def test_troops_cost_three_coins_and_can_be_reassigned() -> None:
 
 
 def test_buying_beyond_ones_coins_is_refused_with_the_reason() -> None:
-    submission = VENEER.parse(table(), "Agatha", "buy 2 defenders")
+    submission = VENEER.parse(scene(), "Agatha", "buy 2 defenders")
     assert submission.orders == () and "cost 6 coins; you have 3" in submission.errors[0].reason
-    assert "must keep one" in VENEER.parse(table(), "Agatha", "buy 1 defender").errors[0].reason
+    assert "must keep one" in VENEER.parse(scene(), "Agatha", "buy 1 defender").errors[0].reason
 
 
 def test_smiths_pay_two_per_troop() -> None:
-    after, _ = run(table(seats={"Agatha": {"faction": "Smiths", "coins": 5}}), {"Agatha": "buy 2 defenders"})
+    after, _ = run(scene(seats={"Agatha": {"faction": "Smiths", "coins": 5}}), {"Agatha": "buy 2 defenders"})
     assert after.seat("Agatha").coins == 1 and after.seat("Agatha").defenders == 3
 
 
 def test_attacks_on_several_players_each_attacker_used_once() -> None:
-    state = table(seats={"Agatha": {"attackers": 3}})
+    state = scene(seats={"Agatha": {"attackers": 3}})
     parsed = VENEER.parse(state, "Agatha", "attack Barney with 2\nattack Charles with 1\nattack Darcy with 1")
     assert parsed.orders == ("attack Barney with 2", "attack Charles with 1")
     assert "only 0 attackers free" in parsed.errors[0].reason
 
 
 def test_a_surviving_attacker_destroys_a_coin_and_zero_coins_eliminates() -> None:
-    state = table(seats={"Agatha": {"attackers": 5}, "Barney": {"defenders": 1, "coins": 2}})
+    state = scene(seats={"Agatha": {"attackers": 5}, "Barney": {"defenders": 1, "coins": 2}})
     state, _ = run(state, {"Agatha": "attack Barney with 5"})
     after, events = run(state, {})  # Barney is silent: all defenders intercept
     resolved = of(events, ev.AttackResolved)[0]
     assert (resolved.attackers_lost, resolved.defenders_lost, resolved.survivors) == (2, 1, 3)
     assert after.seat("Agatha").attackers == 3
     assert not after.seat("Barney").alive and of(events, ev.PlayerEliminated)[0].player == "Barney"
-    assert VENEER.told(after, events) == frozenset(NAMES[:4])  # the outcome, and Barney hears he is out
+    assert VENEER.told(after, events) == frozenset(PLAYERS[:4])  # the outcome, and Barney hears he is out
 
 
 def test_the_attacked_may_hold_defenders_back() -> None:
-    state = table(stage="muster", seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 2}})
+    state = scene(stage="muster", seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 2}})
     state, _ = run(state, {"Agatha": "attack Barney with 2"})
     assert state.stage == "response" and VENEER.awaiting(state) == frozenset({"Barney"})
     after, _events = run(state, {"Barney": "intercept with 0"})
@@ -219,7 +188,7 @@ def test_the_attacked_may_hold_defenders_back() -> None:
 
 
 def test_absent_defenders_all_intercept() -> None:
-    state = table(seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 2}})
+    state = scene(seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 2}})
     state, _ = run(state, {"Agatha": "attack Barney with 2"})
     after, _ = run(state, {})
     assert after.seat("Barney").coins == 3 and after.seat("Barney").defenders == 1  # one took both
@@ -229,7 +198,7 @@ def test_absent_defenders_all_intercept() -> None:
 
 
 def test_an_ally_of_the_attacker_vetoes_for_three_coins() -> None:
-    state = table(
+    state = scene(
         seats={"Agatha": {"attackers": 2}, "Charles": {"coins": 4}, "Barney": {"defenders": 0}},
         alliances=(("Agatha", "Charles"),),
     )
@@ -241,7 +210,7 @@ def test_an_ally_of_the_attacker_vetoes_for_three_coins() -> None:
 
 
 def test_only_allies_of_the_attacker_may_veto() -> None:
-    state = table(
+    state = scene(
         stage="response",
         attacks=(),
         seats={"Agatha": {"attackers": 2}},
@@ -252,7 +221,7 @@ def test_only_allies_of_the_attacker_may_veto() -> None:
 
 
 def test_allies_lend_defenders_and_get_the_survivors_back() -> None:
-    state = table(
+    state = scene(
         seats={"Agatha": {"attackers": 3}, "Barney": {"defenders": 0}, "Charles": {"defenders": 2}},
         alliances=(("Barney", "Charles"),),
     )
@@ -265,7 +234,7 @@ def test_allies_lend_defenders_and_get_the_survivors_back() -> None:
 
 
 def test_with_two_lenders_and_a_shortfall_the_attacked_decides_who_is_repaid() -> None:
-    state = table(
+    state = scene(
         seats={
             "Agatha": {"attackers": 4},
             "Barney": {"defenders": 0},
@@ -284,7 +253,7 @@ def test_with_two_lenders_and_a_shortfall_the_attacked_decides_who_is_repaid() -
 
 def test_a_return_with_no_troop_left_is_not_waited_for() -> None:
     """Two lenders, both loans destroyed: nothing to return, so COMBAT is skipped (rulings 2026-11-24)."""
-    state = table(
+    state = scene(
         seats={
             "Agatha": {"attackers": 4},
             "Barney": {"defenders": 0},
@@ -301,7 +270,7 @@ def test_a_return_with_no_troop_left_is_not_waited_for() -> None:
 
 
 def test_attacking_an_ally_ignores_its_defenders() -> None:
-    state = table(
+    state = scene(
         seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 3}}, alliances=(("Agatha", "Barney"),)
     )
     state, _ = run(state, {"Agatha": "attack Barney with 2"})
@@ -313,7 +282,7 @@ def test_attacking_an_ally_ignores_its_defenders() -> None:
 
 
 def test_an_alliance_needs_the_others_acceptance_and_breaks_alone() -> None:
-    state = table(stage="end")
+    state = scene(stage="end")
     state, events = run(state, {"Agatha": "ally with Barney"})
     assert of(events, ev.AllianceOffered)[0].audience == frozenset({"Agatha", "Barney"})
     assert state.alliances == () and state.active == "Barney" and "Barney" in VENEER.awaiting(state)
@@ -326,7 +295,7 @@ def test_an_alliance_needs_the_others_acceptance_and_breaks_alone() -> None:
 
 
 def test_the_end_phase_offers_buying_and_alliances_but_no_reassigning() -> None:
-    state = table(stage="end", seats={"Agatha": {"coins": 4, "defenders": 1}})
+    state = scene(stage="end", seats={"Agatha": {"coins": 4, "defenders": 1}})
     form = VENEER.order_template(state, "Agatha")
     assert "buy 2 defenders" in form and "ally with NAME" in form and "reassign 1" not in form
     parsed = VENEER.parse(state, "Agatha", "reassign 1 to attackers\nbuy 1 attacker")
@@ -336,13 +305,13 @@ def test_the_end_phase_offers_buying_and_alliances_but_no_reassigning() -> None:
 
 
 def test_an_unanswered_offer_lapses_after_the_receivers_end() -> None:
-    state = table(stage="end", active="Barney", turn=2, offers=(Offer("Agatha", "Barney", 1),))
+    state = scene(stage="end", active="Barney", turn=2, offers=(Offer("Agatha", "Barney", 1),))
     after, _ = run(state, {"Barney": "pass"})
     assert after.offers == ()
 
 
 def test_accepting_without_an_offer_is_refused() -> None:
-    parsed = VENEER.parse(table(stage="end", active="Agatha"), "Barney", "ally with Charles")
+    parsed = VENEER.parse(scene(stage="end", active="Agatha"), "Barney", "ally with Charles")
     assert "has offered you no alliance" in parsed.errors[0].reason
 
 
@@ -350,7 +319,7 @@ def test_accepting_without_an_offer_is_refused() -> None:
 
 
 def test_playing_sabotage_destroys_the_targets_troops() -> None:
-    state = table(seats={"Agatha": {"hand": ("Sabotage",)}, "Barney": {"defenders": 1, "attackers": 2}})
+    state = scene(seats={"Agatha": {"hand": ("Sabotage",)}, "Barney": {"defenders": 1, "attackers": 2}})
     after, events = run(state, {"Agatha": "play Sabotage on Barney"})
     assert (after.seat("Barney").defenders, after.seat("Barney").attackers) == (0, 1)
     assert after.seat("Agatha").hand == () and "Sabotage" in after.discard
@@ -358,14 +327,14 @@ def test_playing_sabotage_destroys_the_targets_troops() -> None:
 
 
 def test_spyglass_tells_only_the_player_one_target() -> None:
-    state = table(seats={"Agatha": {"hand": ("Spyglass",)}})
+    state = scene(seats={"Agatha": {"hand": ("Spyglass",)}})
     _, events = run(state, {"Agatha": "play Spyglass on Charles"})
     secret = of(events, ev.SecretLearned)[0]
     assert secret.audience == frozenset({"Agatha"}) and secret.secret.startswith("Charles has ")
 
 
 def test_an_attacked_player_with_no_defenders_but_a_card_is_asked_and_may_play_it() -> None:
-    state = table(seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 0, "hand": ("Conscripts",)}})
+    state = scene(seats={"Agatha": {"attackers": 2}, "Barney": {"defenders": 0, "hand": ("Conscripts",)}})
     state, _ = run(state, {"Agatha": "attack Barney with 2"})
     assert state.stage == "response" and VENEER.awaiting(state) == frozenset({"Barney"})
     assert "you have no defenders to intercept with" in VENEER.order_template(state, "Barney")
@@ -374,17 +343,17 @@ def test_an_attacked_player_with_no_defenders_but_a_card_is_asked_and_may_play_i
 
 
 def test_a_card_holder_not_asked_may_only_play() -> None:
-    state = table(stage="end", seats={"Charles": {"hand": ("Windfall",)}}, alliances=(("Charles", "Darcy"),))
+    state = scene(stage="end", seats={"Charles": {"hand": ("Windfall",)}}, alliances=(("Charles", "Darcy"),))
     assert VENEER.awaiting(state) == frozenset({"Agatha"}) and VENEER.writers(state) == frozenset({"Charles"})
     parsed = VENEER.parse(state, "Charles", "break alliance with Darcy\nplay Windfall")
     assert parsed.orders == ("play Windfall",) and "only “play CARD” is taken" in parsed.errors[0].reason
     after, events = run(state, {"Charles": "play Windfall"})
     assert after.seat("Charles").coins == 5 and after.alliances == (("Charles", "Darcy"),)
-    assert VENEER.told(after, events) == frozenset(NAMES[:4])  # a played card is an open result
+    assert VENEER.told(after, events) == frozenset(PLAYERS[:4])  # a played card is an open result
 
 
 def test_a_card_may_be_played_while_returns_are_decided() -> None:
-    state = table(
+    state = scene(
         stage="combat",
         seats={"Barney": {"defenders": 1}, "Emmett": {"hand": ("Pickpocket",)}},
         debts=(Debt("Barney", (("Charles", 1), ("Darcy", 1)), 1),),
@@ -403,7 +372,7 @@ def test_a_card_may_be_played_while_returns_are_decided() -> None:
 
 
 def test_a_player_wins_when_both_targets_are_eliminated() -> None:
-    state = table(
+    state = scene(
         seats={
             "Agatha": {"attackers": 3},
             "Barney": {"alive": False, "coins": 0, "defenders": 0},
@@ -423,16 +392,16 @@ def test_simultaneous_wins_go_to_the_active_player_else_a_draw() -> None:
         "Charles": {"targets": ("Barney", "Emmett")},
         "Emmett": {"coins": 1, "defenders": 0},
     }
-    after, _ = run(table(n=5, seats=seats), {"Agatha": "attack Emmett with 1"})
+    after, _ = run(scene(n=5, seats=seats), {"Agatha": "attack Emmett with 1"})
     assert after.winners == ("Agatha",)
     seats["Agatha"]["targets"] = ("Charles", "Darcy")
     seats["Darcy"] = {"targets": ("Barney", "Emmett")}
-    after, _ = run(table(n=5, seats=seats), {"Agatha": "attack Emmett with 1"})
+    after, _ = run(scene(n=5, seats=seats), {"Agatha": "attack Emmett with 1"})
     assert after.winners == ("Charles", "Darcy") and "draw" in after.reason
 
 
 def test_a_forced_attack_turns_a_defender_into_an_attacker_and_attacks() -> None:
-    state = table(laws=("Martial Law",), seats={"Agatha": {"defenders": 1, "coins": 2}})
+    state = scene(laws=("Martial Law",), seats={"Agatha": {"defenders": 1, "coins": 2}})
     _after, events = run(state, {"Agatha": "pass"})
     declared = of(events, ev.AttackDeclared)[0]
     assert (declared.target, declared.attackers, declared.forced) == ("Barney", 1, True)
@@ -440,13 +409,13 @@ def test_a_forced_attack_turns_a_defender_into_an_attacker_and_attacks() -> None
 
 def test_a_ceasefire_forbids_attacks() -> None:
     parsed = VENEER.parse(
-        table(laws=("Ceasefire",), seats={"Agatha": {"attackers": 1}}), "Agatha", "attack Barney with 1"
+        scene(laws=("Ceasefire",), seats={"Agatha": {"attackers": 1}}), "Agatha", "attack Barney with 1"
     )
     assert "forbids attacks" in parsed.errors[0].reason
 
 
 def test_a_muster_nobody_can_use_is_skipped() -> None:
-    state = table(stage="start", pile=("Tithe",), seats={"Agatha": {"defenders": 0, "coins": 0}})
+    state = scene(stage="start", pile=("Tithe",), seats={"Agatha": {"defenders": 0, "coins": 0}})
     state = dataclasses.replace(state, pile=())
     after, _ = run(state, {})
     assert after.stage == "end"  # income 1 < troop price, no troops, no hand: straight to END

@@ -15,8 +15,8 @@ import pytest
 
 from engine.veneer import VENEER
 from engine.veneer import _setup as setup
-from tests.conftest import Table
-from tests.engine.veneer.test_game import PLAYERS, current, table, write
+from tests.conftest import Table, write
+from tests.helpers.veneer import PLAYERS, current, table
 
 Pattern = tuple[tuple[str, tuple[str, ...]], ...]
 

@@ -1,15 +1,18 @@
-"""Shared helpers for the Star Trek tests: a table of seven players and positions built by hand."""
+"""Star Trek Diplomacy for tests: seven players and positions built by hand for the rules tests,
+and seven players seated for the tick (`table`)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TypeVar
 
 from engine.core import Event, Resolution
 from engine.diplomacy import Phase, make_position
 from engine.startrek import STARTREK, Options, StarTrekState
 from engine.startrek._events import OrderResolved
+from tests.conftest import Table, address
 
 E = TypeVar("E", bound=Event)
 
@@ -23,6 +26,32 @@ PLAYERS = {
     "gor": "Gorn",
 }
 PLAYER_OF = {f: p for p, f in PLAYERS.items()}
+
+# Seven players seated for the tick, each by the faction in their Role.
+FACTIONS = {
+    "Fay": "Federation",
+    "Kor": "Klingon",
+    "Rom": "Romulan",
+    "Cat": "Cardassian",
+    "Fez": "Ferengi",
+    "Bre": "Breen",
+    "Gil": "Gorn",
+}
+CONFIG = {
+    "game": "startrek",
+    "timezone": "UTC",
+    "start": "2026-12-01 08:00",
+    "deadlines": "20:00",
+    "intelligence_duration": "2h",
+    "retreat_duration": "2h",
+    "adjustment_duration": "2h",
+    "reminders": "none",
+}
+
+
+def table(root: Path, **options: str) -> Table:
+    rows = [{"name": n, "email": address(n), "role": f} for n, f in FACTIONS.items()]
+    return Table(root, {**CONFIG, **options}, rows)
 
 
 def board(

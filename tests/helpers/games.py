@@ -1,0 +1,27 @@
+"""Every game seated for the tick, by name: the rooms' tests run one check on each game
+(a lost journal, an outage, a crash). Each game's seats live in its own helpers module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.conftest import BASE_CONFIG, PLAYERS, Table, address
+from tests.helpers import diplomacy, monarchs, startrek, talossa, veneer
+
+START, LATER, NEXT_DAY = (datetime(2026, 12, d, h, 5, tzinfo=UTC) for d, h in ((1, 8), (1, 9), (2, 9)))
+
+
+def truce(root: Path) -> Table:
+    return Table(root, BASE_CONFIG, [{"name": n, "email": address(n)} for n in PLAYERS])
+
+
+GAMES: dict[str, Callable[[Path], Table]] = {
+    "truce": truce,
+    "diplomacy": diplomacy.table,
+    "startrek": startrek.table,
+    "monarchs": monarchs.table,
+    "talossa": talossa.table,
+    "veneer": veneer.table,
+}
