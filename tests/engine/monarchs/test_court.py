@@ -1,7 +1,7 @@
 """Court mode: loyalties dealt by the seed (or fixed by the organiser), told privately; the monarch
 names its carrier and its map's recipient among the eligible courtiers; the monarchs' guesses; final
 scores and the raffle. One game runs through the tick with a traitor carrying (and sabotaging) the
-orders and a courtier who is not the carrier refused. Who carries: see test_monarchs_delivery."""
+orders and a courtier who is not the carrier refused. Who carries: see test_delivery.py."""
 
 from __future__ import annotations
 

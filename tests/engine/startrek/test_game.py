@@ -73,7 +73,7 @@ def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
 @pytest.fixture
 def sketchy_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Long games skip the PNG rendering (a quarter second a map, eight maps a turn): the maps are
-    still drawn and attached; test_startrek_pictures renders them for real."""
+    still drawn and attached; test_pictures.py renders them for real."""
     monkeypatch.setattr("courier.mail.pictures.render_png", lambda svg: b"\x89PNG not rendered")
     monkeypatch.setattr("courier.mail.pictures._cores", lambda: 1)  # no helper processes either
 
