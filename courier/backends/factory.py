@@ -1,39 +1,25 @@
-"""Backends by name: the deployment's [inbox] and [outbox] tables, and each game's workbook or sheet."""
+"""Backends by name: the deployment's [inbox] and [outbox] tables, and each game's workbook or sheet,
+opened by looking their kind up in the table of courier/backends/kinds.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from courier.backends.base import BackendError, Inbox, Transport, Workbook
+from courier.backends.base import Inbox, Transport, Workbook
+from courier.backends.kinds import INBOX, OUTBOX, SHEETS, find_kind, kinds_of
 
 
 def open_inbox(settings: dict[str, Any], *, last_uid: Callable[[str], int]) -> Inbox:
     """``last_uid(prefix)``: the highest IMAP uid the journal holds under a source-id prefix."""
-    kind = settings.get("type", "maildir")
-    if kind == "maildir":
-        from courier.backends.maildir import MaildirInbox
-
-        return MaildirInbox(Path(settings["path"]))
-    if kind == "imap":
-        from courier.backends.imap import ImapInbox
-
-        return ImapInbox(settings, last_uid=last_uid)
-    raise BackendError(f"[inbox] type = {kind!r} is not known (known: maildir, imap)")
+    kind = find_kind(INBOX, settings.get(INBOX.kind_key, INBOX.default_kind))
+    return cast(Inbox, kind.opener(settings, last_uid=last_uid))
 
 
 def open_transport(settings: dict[str, Any]) -> Transport:
-    kind = settings.get("type", "files")
-    if kind == "files":
-        from courier.backends.files import EmlDirectory
-
-        return EmlDirectory(Path(settings["path"]))
-    if kind == "smtp":
-        from courier.backends.smtp import SmtpTransport
-
-        return SmtpTransport(settings)
-    raise BackendError(f"[outbox] type = {kind!r} is not known (known: files, smtp)")
+    kind = find_kind(OUTBOX, settings.get(OUTBOX.kind_key, OUTBOX.default_kind))
+    return cast(Transport, kind.opener(settings))
 
 
 def open_workbook(
@@ -41,11 +27,6 @@ def open_workbook(
 ) -> Workbook:
     """The game's local workbook (read in ``timezone``) or its Google Sheet (which knows its zone);
     ``sheets`` is the deployment's [sheets] table."""
-    if sheet is not None:
-        from courier.backends.gsheet import GoogleSheet
-
-        return GoogleSheet(sheet, sheets)
-    from courier.backends.workbook import XlsxWorkbook
-
-    assert workbook is not None
-    return XlsxWorkbook(workbook, timezone=timezone)
+    chosen = {"sheet": sheet, "workbook": workbook}  # a [[game]] names exactly one
+    kind = next(k for k in kinds_of(SHEETS) if chosen.get(k.game_key) is not None)
+    return cast(Workbook, kind.opener(chosen[kind.game_key], sheets, timezone=timezone))

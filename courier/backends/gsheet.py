@@ -47,6 +47,7 @@ from google.oauth2 import service_account
 from gspread.utils import absolute_range_name
 
 from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
+from courier.backends.kinds import SHEETS, find_kind
 from courier.backends.sheet_tables import (
     CONFIG_TAB,
     HISTORY_TAB,
@@ -83,6 +84,7 @@ MAX_BACKOFF = 30.0  # seconds; a tick must end long before cron starts the next
 TIMEOUT = 30.0
 
 T = TypeVar("T")
+_N = TypeVar("_N", int, float)
 Extent = tuple[int, int]  # rows, columns
 _BLANK: Cell = (None, "General")
 
@@ -112,8 +114,8 @@ class GoogleSheet:
         self, key: str, settings: Mapping[str, Any], *, sleep: Callable[[float], None] = time.sleep
     ) -> None:
         self.key = key
-        self._retries = int(settings.get("retries", 3))
-        self._backoff = float(settings.get("backoff", 1.0))
+        self._retries = _number(settings, "retries", int)
+        self._backoff = _number(settings, "backoff", float)
         self._sleep = sleep
         self._key_file = _credentials_path(settings)
         credentials = _load_credentials(self._key_file)
@@ -350,6 +352,15 @@ class _Session(AuthorizedSession):
 
 
 # --- credentials and metadata ------------------------------------------------------------------------
+
+
+def _number(settings: Mapping[str, Any], key: str, kind: Callable[[Any], _N]) -> _N:
+    """``[sheets] key`` as a number (text of digits is taken too), its default from the kinds table."""
+    value = settings.get(key, find_kind(SHEETS, "gsheet").default(key))
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise WorkbookError(f"[sheets] {key} must be a number, not {value!r}") from None
 
 
 def _credentials_path(settings: Mapping[str, Any]) -> Path:

@@ -12,13 +12,14 @@ import ssl
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
 
 from courier.backends.base import BackendError, RawMessage
 from courier.backends.credentials import secret
+from courier.backends.kinds import INBOX, find_kind
 
 __all__ = ["SOURCE_PREFIX", "ImapInbox"]
 
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 SOURCE_PREFIX = "imap:"
 _SECURITY_PORTS = {"tls": 993, "starttls": 143, "plain": 143}
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+_KIND = find_kind(INBOX, "imap")  # its settings and their defaults
+_N = TypeVar("_N", int, float)
 _FETCH_BATCH = 50  # messages per FETCH: bounded memory and response size on a big backlog
 _SEEN = b"\\Seen"
 _DELETED = b"\\Deleted"
@@ -48,22 +51,22 @@ class ImapInbox:
         self.host = str(settings.get("host") or "")
         if not self.host:
             raise BackendError("[inbox] type = 'imap' needs host")
-        self.security = str(settings.get("security", "tls"))
+        self.security = str(settings.get("security", _KIND.default("security")))
         if self.security not in _SECURITY_PORTS:
             raise BackendError(f"[inbox] security = {self.security!r}: use 'tls', 'starttls' or 'plain'")
         if self.security == "plain" and self.host not in _LOOPBACK:
             raise BackendError(f"[inbox] security = 'plain' sends the password in clear to {self.host}")
-        self.port = int(settings.get("port", _SECURITY_PORTS[self.security]))
+        self.port = _number(settings, "port", _SECURITY_PORTS[self.security], int)
         self.username = str(settings.get("username") or "")
         if not self.username:
             raise BackendError("[inbox] type = 'imap' needs username")
-        self.auth = str(settings.get("auth", "password"))
+        self.auth = str(settings.get("auth", _KIND.default("auth")))
         if self.auth not in ("password", "xoauth2"):
             raise BackendError(f"[inbox] auth = {self.auth!r}: use 'password' or 'xoauth2'")
-        self.folder = str(settings.get("folder", "INBOX"))
+        self.folder = str(settings.get("folder", _KIND.default("folder")))
         self.processed_folder: str | None = settings.get("processed_folder")
         self.rejected_folder: str | None = settings.get("rejected_folder")
-        self.timeout = float(settings.get("timeout", 30))
+        self.timeout = _number(settings, "timeout", _KIND.default("timeout"), float)
         self._client: IMAPClient | None = None
         self._selected: tuple[str, int] | None = None  # (folder, uidvalidity)
         self._delimiter: str | None = None
@@ -186,7 +189,7 @@ class ImapInbox:
                 context.load_verify_locations(cafile=str(ca_file))
             except OSError as e:
                 raise BackendError(f"[inbox] ca_file: cannot read {ca_file}: {e.strerror}") from e
-        if self._settings.get("verify", True) is False:
+        if self._settings.get("verify", _KIND.default("verify")) is False:
             log.warning("%s: certificate verification is OFF ([inbox] verify = false)", self.where)
             context.check_hostname = False
             context.verify_mode = ssl.CERT_NONE
@@ -317,3 +320,12 @@ def _one_line(error: BaseException) -> str:
 def _shut(client: IMAPClient) -> None:
     with suppress(*_IMAP_ERRORS):
         client.shutdown()
+
+
+def _number(settings: Mapping[str, Any], key: str, default: object, kind: Callable[[Any], _N]) -> _N:
+    """``[inbox] key`` as a number (text of digits is taken too); anything else is the operator's to fix."""
+    value = settings.get(key, default)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise BackendError(f"[inbox] {key} must be a number, not {value!r}") from None

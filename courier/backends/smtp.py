@@ -23,12 +23,14 @@ from typing import Any, NoReturn
 
 from courier.backends.base import BackendError, PermanentError, RateLimited, TransientError
 from courier.backends.credentials import secret
+from courier.backends.kinds import OUTBOX, find_kind
 
 __all__ = ["SmtpTransport"]
 
 log = logging.getLogger(__name__)
 
 _DEFAULT_PORTS = {"tls": 465, "starttls": 587, "plain": 25}
+_KIND = find_kind(OUTBOX, "smtp")  # its settings and their defaults
 # 4xx replies that mean "slow down" rather than "something broke": sending more now only makes it worse.
 _SLOW_DOWN = re.compile(r"\brate|too many|throttl|try again later", re.IGNORECASE)
 
@@ -60,7 +62,7 @@ def _tls_context(settings: Mapping[str, Any]) -> ssl.SSLContext:
             context.load_verify_locations(cafile=str(ca_file))
         except (OSError, ssl.SSLError) as e:
             raise BackendError(f"[outbox] ca_file: cannot load {ca_file}: {_one_line(str(e))}") from e
-    verify = settings.get("verify", True)
+    verify = settings.get("verify", _KIND.default("verify"))
     if not isinstance(verify, bool):
         raise BackendError(f"[outbox] verify must be true or false, not {verify!r}")
     if not verify:
@@ -90,7 +92,7 @@ class SmtpTransport:
         self.host = str(settings.get("host") or "")
         if not self.host:
             raise BackendError("[outbox] type = 'smtp' needs host")
-        self.security = str(settings.get("security", "starttls"))
+        self.security = str(settings.get("security", _KIND.default("security")))
         if self.security not in _DEFAULT_PORTS:
             raise BackendError(
                 f"[outbox] security = {self.security!r} is not known (known: tls, starttls, plain)"
@@ -101,7 +103,7 @@ class SmtpTransport:
                 f" on this machine (localhost), not to {self.host}: use 'starttls' or 'tls'"
             )
         self.port = self._number("port", _DEFAULT_PORTS[self.security])
-        self.timeout = self._seconds(settings.get("timeout", 30))
+        self.timeout = self._seconds(settings.get("timeout", _KIND.default("timeout")))
         self.username: str | None = settings.get("username") or None
         limit = settings.get("max_per_tick")
         self.max_per_tick = None if limit is None else self._number("max_per_tick", 0)
