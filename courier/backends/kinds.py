@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, Transport, Workbook
@@ -21,13 +22,16 @@ from courier.backends.base import BackendError, Inbox, Transport, Workbook
 @dataclass(frozen=True)
 class Shape:
     """What a value must look like: ``words`` for people, ``types`` for the check (a bool is never
-    taken for a number)."""
+    taken for a number), ``items`` the types of a list's items."""
 
     words: str
     types: tuple[type, ...]
+    items: tuple[type, ...] = ()
 
     def fits(self, value: object) -> bool:
-        return isinstance(value, self.types) and (bool in self.types or not isinstance(value, bool))
+        if not isinstance(value, self.types) or (isinstance(value, bool) and bool not in self.types):
+            return False
+        return not self.items or all(isinstance(item, self.items) for item in value)  # type: ignore[attr-defined]
 
 
 TEXT = Shape("text", (str,))
@@ -53,7 +57,7 @@ class Setting:
     @property
     def shown_default(self) -> str:
         """The default as the docs show it: TOML spelling, or ``default_words``."""
-        if self.default_words or self.default is None:
+        if self.default_words or self.default in (None, (), {}):
             return self.default_words
         if isinstance(self.default, bool):
             return str(self.default).lower()
@@ -82,8 +86,12 @@ class Role:
     absent: Mapping[str, str] | None = None  # the table Courier uses when the file has none
 
 
-INBOX = Role("inbox", "inbox", "Inbox", "type", "maildir", {"type": "maildir", "path": "mail/inbox"})
-OUTBOX = Role("outbox", "outbox", "Transport", "type", "files", {"type": "files", "path": "mail/sent"})
+INBOX = Role(
+    "inbox", "inbox", "Inbox", "type", "maildir", MappingProxyType({"type": "maildir", "path": "mail/inbox"})
+)
+OUTBOX = Role(
+    "outbox", "outbox", "Transport", "type", "files", MappingProxyType({"type": "files", "path": "mail/sent"})
+)
 SHEETS = Role("sheets", "sheets", "Workbook")
 ROLES = (INBOX, OUTBOX, SHEETS)
 

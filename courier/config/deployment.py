@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 from courier.config.schedule import parse_duration
+from courier.config.schema import AUTH, BACKUPS, TOP
 from courier.config.settings_shape import check_shape
 from courier.config.unknown_keys import unknown_deployment_keys
 from courier.errors import ConfigError
@@ -33,14 +34,17 @@ class GameSource:
 
 @dataclass(frozen=True)
 class BackupPolicy:
-    """``[backups]``: copies of the journal kept in ``state_dir/backups`` before each resolution."""
+    """``[backups]``: copies of the journal kept in ``state_dir/backups`` before each resolution
+    (the keys and their defaults: ``schema.BACKUPS``)."""
 
-    keep: int = 50  # at most this many copies
-    days: int = 30  # none older than this many days (the newest is always kept)
+    keep: int = BACKUPS.default("keep")  # at most this many copies
+    days: int = BACKUPS.default("days")  # none older than this many days (the newest is always kept)
 
 
 @dataclass(frozen=True)
 class Deployment:
+    """``courier.toml`` as loaded: every key and its default is in courier/config/schema.py."""
+
     path: Path
     state_dir: Path
     domain: str
@@ -51,17 +55,17 @@ class Deployment:
     inbox: dict[str, Any]
     outbox: dict[str, Any]
     games: tuple[GameSource, ...]
-    sheets: dict[str, Any] = field(default_factory=dict)
+    sheets: dict[str, Any]
     # Authentication-Results headers are believed only from these servers (empty: from any).
-    trusted_authserv_ids: tuple[str, ...] = ()
+    trusted_authserv_ids: tuple[str, ...]
     # [auth] require = "pass": mail counts only when those servers show DKIM or DMARC pass for it.
-    require_pass: bool = False
-    backups: BackupPolicy = field(default_factory=BackupPolicy)
+    require_pass: bool
+    backups: BackupPolicy
     # A tick finding the last one longer ago than this, with deadlines passed in between, resolves
     # nothing and moves those deadlines instead (courier/tick/outage.py). Zero: catch up at once.
-    stale_after: timedelta = timedelta(hours=6)
+    stale_after: timedelta
     # A game failing in this many ticks in a row is set aside (courier/state/quarantine.py).
-    quarantine_after: int = 5
+    quarantine_after: int
     # Keys nobody reads (a misspelling): the tick tells the organiser once.
     warnings: tuple[str, ...] = ()
 
@@ -98,39 +102,39 @@ def load_deployment(path: Path) -> Deployment:
         return (base / value).resolve()
 
     organiser = _address(data, "organiser", path)
-    games = tuple(_game_source(g, path, organiser, local) for g in data.get("game", []))
+    games = tuple(_game_source(g, path, organiser, local) for g in TOP.get(data, "game"))
     if len({g.id for g in games}) != len(games):
         raise ConfigError(f"{path}: two [[game]] entries share an id")
     return Deployment(
         path=path,
-        state_dir=local(data.get("state_dir", "state")),
-        domain=data.get("domain", "courier.invalid"),
+        state_dir=local(TOP.get(data, "state_dir")),
+        domain=TOP.get(data, "domain"),
         sender=_required(data, "from", path),
         reply_to=data.get("reply_to"),
         organiser=organiser,
         templates=local(data["templates"]) if "templates" in data else None,
-        inbox=_with_local_path(data.get("inbox", {"type": "maildir", "path": "mail/inbox"}), local),
-        outbox=_with_local_path(data.get("outbox", {"type": "files", "path": "mail/sent"}), local),
+        inbox=_with_local_path(TOP.get(data, "inbox"), local),
+        outbox=_with_local_path(TOP.get(data, "outbox"), local),
         games=games,
-        sheets=_with_local_path(data.get("sheets", {}), local, key="credentials_file"),
-        trusted_authserv_ids=tuple(data.get("auth", {}).get("trusted_authserv_ids", ())),
-        require_pass=_require_pass(data.get("auth", {}), path),
-        backups=_backup_policy(data.get("backups", {}), path),
-        stale_after=_stale_after(data.get("stale_after", "6h"), path),
-        quarantine_after=_whole_number(data, "quarantine_after", 5, path),
+        sheets=_with_local_path(TOP.get(data, "sheets"), local, key="credentials_file"),
+        trusted_authserv_ids=tuple(AUTH.get(TOP.get(data, "auth"), "trusted_authserv_ids")),
+        require_pass=_require_pass(TOP.get(data, "auth"), path),
+        backups=_backup_policy(TOP.get(data, "backups"), path),
+        stale_after=_stale_after(TOP.get(data, "stale_after"), path),
+        quarantine_after=_whole_number(data, "quarantine_after", path),
         warnings=tuple(f"{path}: {w}" for w in unknown_deployment_keys(data)),
     )
 
 
-def _whole_number(table: Mapping[str, Any], key: str, default: int, path: Path) -> int:
-    value = table.get(key, default)
+def _whole_number(table: Mapping[str, Any], key: str, path: Path) -> int:
+    value = TOP.get(table, key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ConfigError(f"{path}: `{key}` must be a whole number of at least 1, not {value!r}")
     return value
 
 
 def _require_pass(auth: Mapping[str, Any], path: Path) -> bool:
-    require = auth.get("require", "no-fail")
+    require = AUTH.get(auth, "require")
     if require not in ("pass", "no-fail"):
         raise ConfigError(f'{path}: [auth] require must be "pass" or "no-fail", not {require!r}')
     if require == "pass" and not auth.get("trusted_authserv_ids"):
@@ -151,7 +155,7 @@ def _stale_after(value: object, path: Path) -> timedelta:
 
 
 def _backup_policy(table: Mapping[str, Any], path: Path) -> BackupPolicy:
-    values = {key: table.get(key, getattr(BackupPolicy, key)) for key in ("keep", "days")}
+    values = {key: BACKUPS.get(table, key) for key in BACKUPS.settings}
     for key, value in values.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ConfigError(f"{path}: [backups] {key} must be a whole number of at least 1, not {value!r}")
@@ -186,6 +190,6 @@ def _address(table: Mapping[str, Any], key: str, path: Path) -> str:
     return value
 
 
-def _with_local_path(table: dict[str, Any], local: Any, key: str = "path") -> dict[str, Any]:
+def _with_local_path(table: Mapping[str, Any], local: Any, key: str = "path") -> dict[str, Any]:
     """Paths in the config are relative to the config file."""
     return {**table, key: local(table[key])} if key in table else dict(table)

@@ -1,5 +1,6 @@
 """Settings nobody reads: a misspelt key in ``courier.toml`` or a game's Config tab is pointed out
-with a "did you mean", never silently ignored."""
+with a "did you mean", never silently ignored. The deployment's keys are those of
+courier/config/schema.py."""
 
 from __future__ import annotations
 
@@ -7,32 +8,10 @@ from collections.abc import Collection, Iterable, Mapping
 from difflib import get_close_matches
 from typing import Any
 
+from courier.config.schema import TABLES
 from engine.core import ConfigDefaults, KnownOptions, Ruleset
 
-_MAIL = {"type", "path", "host", "port", "security", "username", "auth", "timeout", "ca_file", "verify"}
-_CREDENTIALS = ("password", "oauth2_token")
-_CREDENTIAL_KEYS = {f"{name}_{way}" for name in _CREDENTIALS for way in ("env", "file", "command")}
-DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {
-    "": frozenset(
-        {
-            "state_dir",
-            "stale_after",
-            "quarantine_after",
-            "domain",
-            "from",
-            "reply_to",
-            "organiser",
-            "templates",
-        }
-        | {"inbox", "outbox", "sheets", "auth", "backups", "game"}
-    ),
-    "inbox": frozenset(_MAIL | _CREDENTIAL_KEYS | {"folder", "processed_folder", "rejected_folder"}),
-    "outbox": frozenset(_MAIL | _CREDENTIAL_KEYS | {"max_per_tick", "envelope_from"}),
-    "sheets": frozenset({"credentials_file", "api_base", "retries", "backoff"}),
-    "auth": frozenset({"trusted_authserv_ids", "require"}),
-    "backups": frozenset({"keep", "days"}),
-    "game": frozenset({"id", "workbook", "sheet", "seed", "organiser"}),
-}
+DEPLOYMENT_KEYS: Mapping[str, frozenset[str]] = {table.name: frozenset(table.settings) for table in TABLES}
 
 
 def unknown_deployment_keys(data: Mapping[str, Any]) -> list[str]:
