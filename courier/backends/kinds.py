@@ -221,7 +221,7 @@ KINDS: tuple[BackendKind, ...] = (
     BackendKind(
         SHEETS,
         "workbook",
-        "a local .xlsx workbook (openpyxl), named by [[game]] workbook = path",
+        "a local .xlsx workbook (openpyxl), the embedded default",
         (),
         _workbook,
         game_key="workbook",
@@ -229,7 +229,7 @@ KINDS: tuple[BackendKind, ...] = (
     BackendKind(
         SHEETS,
         "gsheet",
-        "a Google Sheet (gspread, a service account), named by [[game]] sheet = key",
+        "a Google Sheet by its key (gspread, a service account)",
         (
             Setting(
                 "credentials_file",

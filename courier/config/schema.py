@@ -170,14 +170,17 @@ def markdown() -> str:
     parts = [_rows(t.title, t.settings.values()) for t in TABLES if t.role is None]
     for kind in KINDS:
         role = kind.role
-        chosen = f'{role.kind_key} = "{kind.name}"' if role.kind_key else f"[[game]] {kind.game_key} = …"
-        title = f"[{role.table}] {chosen}: {kind.help}"
         if role.kind_key:
+            title = f'[{role.table}] {role.kind_key} = "{kind.name}": {kind.help}'
             parts.append(_rows(title, [role_settings(role)[role.kind_key], *kind.settings]))
-        elif kind.settings:
-            parts.append(_rows(title, kind.settings))
         else:
-            parts.append(f"**{title}**: no settings of its own.\n")
+            title = f"[[game]] {kind.game_key} = …: {kind.help}"
+            settings = f"its settings are in [{role.table}]" if kind.settings else "no settings of its own"
+            parts.append(
+                _rows(f"{title}; {settings}", kind.settings)
+                if kind.settings
+                else f"**{title}**: {settings}.\n"
+            )
     return "\n".join(parts)
 
 
