@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from courier.errors import UnknownGame
 from courier.journal.sqlite import GameRow, Journal
 from courier.silent_seats import played_by_bot, silent_seat
 from engine import find_ruleset
@@ -27,7 +28,7 @@ def replay_game(journal: Journal, game_id: str) -> tuple[int, list[Mismatch]]:
     """Returns the number of rounds checked and every mismatch found."""
     row = journal.game(game_id)
     if row is None:
-        raise KeyError(f"no game {game_id!r} in the journal")
+        raise UnknownGame(f"no game {game_id!r} in the journal")
     ruleset = find_ruleset(row.ruleset)
     names, options = row.setup["players"], row.setup["options"]
     state = ruleset.setup(names, options, rng_for(row.seed, "setup"))

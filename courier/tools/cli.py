@@ -1,4 +1,6 @@
-"""The ``courier`` command. Errors are one clear line on stderr and a non-zero exit status."""
+"""The ``courier`` command. An operator's problem (a ``CourierError``) is one clear line on stderr
+and exit status 2; any other exception is a bug: one line saying so, exit status 3, and ``-vv``
+re-raises it for the traceback."""
 
 from __future__ import annotations
 
@@ -10,14 +12,21 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from courier.config.deployment import load_deployment
-from courier.errors import CourierError
+from courier.errors import CourierError, UsageError, files_are_the_operators
 
 log = logging.getLogger("courier")
 
 DEFAULT_CONFIG = "courier.toml"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its complaints on one line, as every other problem of ``courier``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"courier: {message} (see {self.prog} --help)\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,27 +37,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
-        return int(args.run(args))
+        with files_are_the_operators():
+            return int(args.run(args))
     except CourierError as e:
         print(f"courier: {e}", file=sys.stderr)
         return 2
-    except Exception as e:  # a bug, or a file the operator must fix: one line, -vv shows where
+    except Exception as e:  # a bug: one line, -vv shows where
         if args.verbose > 1:
             raise
-        print(f"courier: {_one_line(e)}", file=sys.stderr)
-        return 2 if isinstance(e, KeyError | ValueError | OSError) else 3
-
-
-def _one_line(error: Exception) -> str:
-    if isinstance(error, OSError) and error.filename:
-        return f"{error.filename}: {error.strerror or error}"
-    text = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
-    known = isinstance(error, KeyError | ValueError | OSError)
-    return text if known else f"unexpected {type(error).__name__}: {text} (run with -vv for the traceback)"
+        text = str(e.args[0] if isinstance(e, KeyError) and e.args else e)
+        bug = f"unexpected {type(e).__name__}: {text}"
+        print(f"courier: {bug} (run with -vv for the traceback)", file=sys.stderr)
+        return 3
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="courier", description="An arbiter for play-by-email games.")
+    parser = _Parser(prog="courier", description="An arbiter for play-by-email games.")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more detail (-vv: debug)")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -181,6 +185,15 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def _organiser(args: argparse.Namespace) -> int:
+    from courier.commands.syntax import CommandError
+
+    try:
+        return _journal_organiser_command(args)
+    except CommandError as e:  # a player's mistake is a reply; the operator's, at the CLI, a usage error
+        raise UsageError(str(e)) from e
+
+
+def _journal_organiser_command(args: argparse.Namespace) -> int:
     from courier.commands.organiser import journal_command
 
     deployment = load_deployment(args.config)
@@ -225,7 +238,11 @@ def _simulate_arguments(sub: argparse.ArgumentParser) -> None:
 
 
 def _aware(text: str) -> datetime:
-    value = datetime.fromisoformat(text)
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        example = "2026-12-01T20:00+00:00"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time: write ISO 8601, e.g. {example}") from None
     if value.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{text!r} needs a UTC offset, e.g. {text}+00:00")
     return value
@@ -305,9 +322,9 @@ def _restore(args: argparse.Namespace) -> int:
 def _resolve(args: argparse.Namespace) -> int:
     """One JSON document in → one out; or JSON Lines in → one line out per request. A line that is
     not JSON is answered with an error naming it, and the batch goes on."""
-    from engine import find_ruleset
+    from courier.errors import find_game_kind
 
-    ruleset = find_ruleset(args.game)
+    ruleset = find_game_kind(args.game)
     text = sys.stdin.read()
     try:
         requests: list[tuple[int, Any]] = [(0, json.loads(text))]
@@ -354,10 +371,10 @@ def _simulate(args: argparse.Namespace) -> int:
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option rounds=12")
+            raise UsageError(f"--option {item!r}: write KEY=VALUE, e.g. --option rounds=12")
         options[key.strip()] = option_value(value)
     if args.games < 1 or args.players < 1:
-        raise ValueError("--games and --players must be at least 1")
+        raise UsageError("--games and --players must be at least 1")
     records = simulate(
         args.game,
         games=args.games,

@@ -20,9 +20,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from courier.errors import UsageError, find_game_kind
 from engine import find_ruleset
 from engine.bots import bot_submission
-from engine.core import Event, Submission, rng_for, settle_silent
+from engine.core import Event, Ruleset, Submission, rng_for, settle_silent
 
 MAX_PHASES = 600  # a game still going after this many phases is counted as unfinished
 UNITS = {"truce": "rounds", "talossa": "steps", "monarchs": "turns"}
@@ -150,11 +151,21 @@ def simulate(
     progress: bool | None = None,
     max_phases: int = MAX_PHASES,
 ) -> list[GameRecord]:
-    ruleset = find_ruleset(game)  # a clear error for an unknown game, before any worker starts
+    ruleset = find_game_kind(game)  # a clear error for an unknown game, before any worker starts
+    _check_setup(ruleset, players, options)
     tasks = [Task(ruleset.name, players, seed, i, dict(options), max_phases) for i in range(games)]
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     shown = sys.stderr.isatty() if progress is None else progress
     return run(tasks, jobs=min(jobs, games) or 1, progress=shown)
+
+
+def _check_setup(ruleset: Ruleset, players: int, options: Mapping[str, Any]) -> None:
+    """The rules refusing these players or options is the operator's to fix: say so before any
+    worker starts (a ``ValueError`` in a worker, later, is a bug)."""
+    try:
+        ruleset.setup([f"P{n}" for n in range(1, players + 1)], dict(options), rng_for("check", "setup"))
+    except ValueError as e:
+        raise UsageError(str(e)) from e
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -272,7 +283,7 @@ def plot(path: Path, game: str, records: Sequence[GameRecord]) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as e:
-        raise ValueError("--plot needs matplotlib: pip install 'courier-judge[plot]'") from e
+        raise UsageError("--plot needs matplotlib: pip install 'courier-judge[plot]'") from e
     pooled = _pooled(records)
     panels: list[Callable[[Any], None]] = [
         lambda ax: _bars(ax, win_rates(records)),
