@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 
 from courier.tools.cli import main
-from tests.conftest import Table, at
+from tests.conftest import Table
+from tests.helpers.clock import at
 from tests.helpers.paths import ROOT
 
 Run = Callable[..., tuple[int, str]]
