@@ -1,132 +1,25 @@
-"""The organiser's commands, by mail from the organiser's address or by CLI (journalled as an input
-row, so ``replay`` sees the game as it was played). Each is applied at the next tick in one
-transaction with its mail: players told, a public line in History, a confirmation to the organiser.
-A command that cannot apply is refused with its reason and changes nothing."""
+"""The organiser's commands as they apply, one function per verb (``table.py`` says which verb is
+which): at the next tick, in one transaction with its mail (``run.py``): players told, a public line
+in History, a confirmation to the organiser. Given by mail from the organiser's address or by CLI
+(journalled as an input row, so ``replay`` sees the game as it was played). A command that cannot
+apply raises ``Refused`` with its reason and changes nothing."""
 
 from __future__ import annotations
 
-import json
-import logging
+import dataclasses
 import re
-import secrets
-from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
-from email.message import EmailMessage
-from email.utils import parseaddr
 
-from courier import faults
 from courier.commands.step import Refused, Step, leave_seat, status_lines
-from courier.commands.syntax import ORGANISER_SYNTAX, Command, CommandError, parse_commands, until_time
+from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
-from courier.journal.backups import backup_journal
-from courier.journal.sqlite import Input, Journal
-from courier.state.context import LoadedGame, Tick
+from courier.journal.sqlite import Journal
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
 from courier.state.newcomers import participants
 from engine.core import Outcome, fold
 
-log = logging.getLogger(__name__)
 
-
-# --- reading and answering -------------------------------------------------------------------------
-
-
-def organiser_of(tick: Tick, sender: str) -> dict[str, LoadedGame]:
-    """The games this address organises (the deployment's organiser or a game's own)."""
-    return {gid: g for gid, g in tick.games.items() if parseaddr(g.organiser)[1].lower() == sender.lower()}
-
-
-def run_commands(
-    tick: Tick, *, input_id: int, loaded: LoadedGame, text: str, in_reply_to: str | None = None
-) -> None:
-    """Apply every command of one input and answer the organiser, all in one transaction."""
-    config = loaded.config
-    row = tick.journal.game(config.id)
-    try:
-        commands = parse_commands(text)
-        if row is None:
-            raise CommandError("the game has not started yet; commands apply once it runs")
-        if not tick.backed_up and any(c.verb == "rollback" for c in commands):
-            backup_journal(
-                tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
-            )
-            tick.backed_up = True
-    except CommandError as e:
-        _answer(tick, loaded, input_id, [f"Nothing was done: {e}."], in_reply_to, done=False)
-        return
-    lines: list[str] = []
-    with tick.journal.transaction() as db:
-        for number, command in enumerate(commands):
-            step = Step(tick, db, loaded, row, key=f"{config.id}/command/{input_id}/{number}")
-            lines.append(_apply(step, command))
-            row = step.row
-        refused = any(": refused" in line for line in lines)
-        message = _message(tick, loaded, input_id, lines, in_reply_to, done=not refused)
-        tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
-        Journal.settle_input(db, input_id, status="used", game=config.id, player="organiser", note="commands")
-    tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
-    loaded.config = with_seats(config, tick.journal.game(config.id))
-    log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
-    faults.checkpoint("organiser.committed")
-
-
-def journal_command(journal: Journal, game: str, line: str, *, now: datetime) -> None:
-    """Journal an organiser's CLI command at once (its syntax checked now); the next tick applies it."""
-    parse_commands(line)
-    stamp = f"cli:{now.isoformat()}:{secrets.token_hex(4)}"
-    raw = json.dumps({"game": game, "line": line}, ensure_ascii=False).encode()
-    journal.add_input(source="cli", source_id=stamp, message_id=stamp, received_at=now, raw=raw)
-
-
-def run_cli_input(tick: Tick, item: Input) -> None:
-    """A command given by CLI (``courier pause GAME``), journalled as ``{"game", "line"}``."""
-    body = json.loads(item.raw)
-    loaded = tick.games.get(body["game"])
-    if loaded is None:
-        if body["game"] not in tick.broken:  # a broken config keeps it until fixed
-            with tick.journal.transaction() as db:
-                Journal.settle_input(db, item.id, status="ignored", note=f"no game {body['game']}")
-        return
-    run_commands(tick, input_id=item.id, loaded=loaded, text=body["line"])
-
-
-def _apply(step: Step, command: Command) -> str:
-    try:
-        if command.verb not in APPLY:
-            raise Refused(f"`{command.verb}` is a player's command, not the organiser's")
-        return f"{command.line}: {APPLY[command.verb](step, command)}"
-    except Refused as e:
-        return f"{command.line}: refused, {e}. Nothing changed."
-
-
-def _answer(
-    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
-) -> None:
-    message = _message(tick, loaded, input_id, lines, in_reply_to, done=done)
-    with tick.journal.transaction() as db:
-        tick.queue(db, key=f"answer/{input_id}", message=message, game=loaded.config.id, kind="answer")
-        Journal.settle_input(db, input_id, status="ignored", game=loaded.config.id, note=lines[0])
-
-
-def _message(
-    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
-) -> EmailMessage:
-    return tick.mailer.answer(
-        loaded.config,
-        to=loaded.organiser,
-        name="organiser",
-        topic="Commands done" if done else "Commands: not all done",
-        lines=lines,
-        key=f"answer/{input_id}",
-        in_reply_to=in_reply_to,
-    )
-
-
-# --- the commands ----------------------------------------------------------------------------------
-
-
-def _pause(step: Step, command: Command) -> str:
+def pause(step: Step, command: Command) -> str:
     step.running()
     if control(step.tick.journal, step.row.id).get("paused"):
         raise Refused("the game is paused already")
@@ -140,7 +33,7 @@ def _pause(step: Step, command: Command) -> str:
     return "done. No deadline passes until you `resume`."
 
 
-def _resume(step: Step, command: Command) -> str:
+def resume(step: Step, command: Command) -> str:
     step.running()
     if not control(step.tick.journal, step.row.id).get("paused"):
         raise Refused("the game is not paused")
@@ -152,7 +45,7 @@ def _resume(step: Step, command: Command) -> str:
     return f"done. The deadline is {step.when(deadline)}."
 
 
-def _extend(step: Step, command: Command) -> str:
+def extend(step: Step, command: Command) -> str:
     step.running()
     current = step.row.deadline
     if current is None:
@@ -169,7 +62,7 @@ def _extend(step: Step, command: Command) -> str:
     return f"done. The deadline is {step.when(deadline)}."
 
 
-def _process(step: Step, command: Command) -> str:
+def process(step: Step, command: Command) -> str:
     step.running()
     if control(step.tick.journal, step.row.id).get("paused"):
         raise Refused("the game is paused; `resume` it first")
@@ -178,7 +71,7 @@ def _process(step: Step, command: Command) -> str:
     return f"done. {step.phase_label()} is resolved at this tick."
 
 
-def _rollback(step: Step, command: Command) -> str:
+def rollback(step: Step, command: Command) -> str:
     rounds = step.tick.journal.rounds(step.row.id)
     keys = [r["phase_key"] for r in rounds]
     wanted = command.round
@@ -196,7 +89,7 @@ def _rollback(step: Step, command: Command) -> str:
     if undone_joins:  # a newcomer who joined in an undone phase joins again at the next tick
         joined = [p for p in step.row.setup.get("joined", []) if p not in undone_joins]
         Journal.set_setup(step.db, game, {**step.row.setup, "joined": joined})
-        step.row = replace(step.row, setup={**step.row.setup, "joined": joined})
+        step.row = dataclasses.replace(step.row, setup={**step.row.setup, "joined": joined})
     Journal.void_submissions(step.db, game, later)
     Journal.undo_rounds(step.db, game, keys[index:], at=step.tick.now)
     ruleset = step.loaded.config.ruleset
@@ -222,7 +115,7 @@ def _rollback(step: Step, command: Command) -> str:
     return f"done. {label} is open again" + (f" until {step.when(deadline)}." if deadline else " (paused).")
 
 
-def _replace(step: Step, command: Command) -> str:
+def replace(step: Step, command: Command) -> str:
     step.running()
     seat = step.seat(command.name, left_too=True)
     config = step.loaded.config
@@ -234,7 +127,7 @@ def _replace(step: Step, command: Command) -> str:
     back = sorted(kicked(step.row) - {seat})  # a seat left empty is filled again
     setup = {**step.row.setup, "seats": seats, "kicked": back}
     Journal.set_setup(step.db, step.row.id, setup)
-    step.row = replace(step.row, setup=setup)
+    step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = new_config = with_seats(config, step.row)
     label = seat_label(step.row, seat)
     goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
@@ -274,7 +167,7 @@ def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
     step.tick.queue(step.db, key=f"{key}/status", message=status, game=step.row.id, kind="answer")
 
 
-def _bot(step: Step, command: Command) -> str:
+def bot(step: Step, command: Command) -> str:
     """The game's bot takes the seat, as `Email` = `bot` in the Players tab would: the player's mail
     stops counting and they get no more mail; the bot plays it from the next deadline."""
     step.running()
@@ -287,7 +180,7 @@ def _bot(step: Step, command: Command) -> str:
     seats = {**step.row.setup.get("seats", {}), seat: {"email": address, "name": ""}}
     setup = {**step.row.setup, "seats": seats, "kicked": sorted(kicked(step.row) - {seat})}
     Journal.set_setup(step.db, step.row.id, setup)
-    step.row = replace(step.row, setup=setup)
+    step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = with_seats(config, step.row)
     goodbye = f"The organiser has given your seat {seat} to the game's bot; this game will mail you no more."
     _farewell(step, config, old, "The bot plays your seat", goodbye)
@@ -296,7 +189,7 @@ def _bot(step: Step, command: Command) -> str:
     return f"done. The bot plays {seat} from the next deadline; the old address no longer counts."
 
 
-def _kick(step: Step, command: Command) -> str:
+def kick(step: Step, command: Command) -> str:
     step.running()
     seat = step.seat(command.name)
     if seat in kicked(step.row):
@@ -305,7 +198,7 @@ def _kick(step: Step, command: Command) -> str:
     return f"done. {seat}'s seat plays the game's default for absent players from now on."
 
 
-def _end(step: Step, command: Command) -> str:
+def end(step: Step, command: Command) -> str:
     step.running()
     config = step.loaded.config
     ruleset = config.ruleset
@@ -336,15 +229,11 @@ def _end(step: Step, command: Command) -> str:
     return "done. Everybody has the final report with the ranking so far."
 
 
-def _message_all(step: Step, command: Command) -> str:
+def message(step: Step, command: Command) -> str:
     step.running()
     step.tell_all(f"A message from the organiser:\n\n{command.text}")
     step.history("The organiser wrote to every player")
     return "done. Every player has your message."
-
-
-def _help(step: Step, command: Command) -> str:
-    return "the organiser's commands, one a line: " + "; ".join(ORGANISER_SYNTAX) + "."
 
 
 def _until(step: Step, command: Command) -> datetime | None:
@@ -359,18 +248,3 @@ def _until(step: Step, command: Command) -> datetime | None:
 def _kind(step: Step) -> str:
     ruleset = step.loaded.config.ruleset
     return ruleset.phase(ruleset.from_json(step.row.state)).kind
-
-
-APPLY: dict[str, Callable[[Step, Command], str]] = {
-    "pause": _pause,
-    "resume": _resume,
-    "extend": _extend,
-    "process": _process,
-    "rollback": _rollback,
-    "replace": _replace,
-    "kick": _kick,
-    "bot": _bot,
-    "end": _end,
-    "message": _message_all,
-    "help": _help,
-}

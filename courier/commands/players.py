@@ -1,4 +1,5 @@
-"""A player's commands by mail: status, help, resign (then resign confirm), away until a date, and
+"""A player's commands by mail as they apply, one function per verb (``table.py`` says which verb
+is which; ``run.py`` answers the mail): status, resign (then resign confirm), away until a date, and
 press, relayed in the arbiter's own mail. Answers go to the registered address; press never reaches
 the sheet, and a reply to relayed press goes back to its author (the mapping is kept in the
 journal's meta table, by the relayed mail's Message-ID)."""
@@ -6,33 +7,20 @@ journal's meta table, by the relayed mail's Message-ID)."""
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from courier import faults
 from courier.commands.step import Refused, Step, leave_seat, status_lines
-from courier.commands.syntax import (
-    PLAYER_SYNTAX,
-    Command,
-    CommandError,
-    first_verb,
-    parse_commands,
-    until_time,
-)
+from courier.commands.syntax import Command, until_time
 from courier.config.game import GameConfig, Player
 from courier.config.schedule import parse_duration
 from courier.journal.sqlite import GameRow, Input, Journal
 from courier.state.context import LoadedGame, Tick
-from courier.state.control import away, control, kicked, seat_label
+from courier.state.control import away as who_is_away
+from courier.state.control import control, kicked, seat_label
 from courier.state.newcomers import participants
-
-if TYPE_CHECKING:
-    from courier.mail.incoming import Letter
-
-log = logging.getLogger(__name__)
 
 PRESS_MODES = ("none", "attributed", "anonymous")
 
@@ -60,92 +48,20 @@ def press_reply_to(tick: Tick, in_reply_to: str, loaded: LoadedGame) -> dict[str
     return record if record and record["game"] == loaded.config.id else None
 
 
-def player_commands(
-    tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player: Player, text: str
-) -> None:
-    row = tick.journal.game(loaded.config.id)
-    assert row is not None
-    replying = press_reply_to(tick, letter.in_reply_to, loaded)
-    try:
-        commands = [] if replying and not _starts_with_command(text) else parse_commands(text)
-    except CommandError as e:
-        commands, problem = [], f"Nothing was done: {e}."
-    else:
-        problem = ""
-    with tick.journal.transaction() as db:
-        step = Step(tick, db, loaded, row, key=f"{row.id}/asked/{item.id}")
-        asked = Asked(step, player, item, [problem] if problem else [])
-        if replying and not commands and not problem:
-            _relay_reply(asked, replying, text)
-        for command in commands:
-            try:
-                if command.verb not in ANSWER:
-                    raise Refused(f"`{command.verb}` is the organiser's command")
-                asked.answers.append(f"{command.line}: {ANSWER[command.verb](asked, command)}")
-                asked.answers.extend(asked.more)
-                asked.more.clear()
-            except Refused as e:
-                asked.answers.append(f"{command.line}: refused, {e}. Nothing changed.")
-        key = f"answer/{item.id}"
-        message = tick.mailer.answer(
-            loaded.config,
-            to=player.email,
-            name=player.name,
-            topic=_topic(commands) if commands or not replying else "Your reply to press",
-            lines=asked.answers,
-            block=asked.block,
-            key=key,
-            in_reply_to=letter.message_id or None,
-        )
-        tick.queue(db, key=key, message=message, game=row.id, kind="answer")
-        status = "ignored" if problem else "used"
-        Journal.settle_input(db, item.id, status=status, game=row.id, player=player.name, note="commands")
-    tick.forget(row.id)  # `resign confirm` or `away` may have written the game
-    faults.checkpoint("players.committed")
+# --- status ----------------------------------------------------------------------------------------
 
 
-def _starts_with_command(text: str) -> bool:
-    return first_verb(text) is not None
-
-
-def _topic(commands: list[Command]) -> str:
-    verbs = {c.verb for c in commands}
-    if verbs == {"status"}:
-        return "Your status"
-    if verbs == {"help"}:
-        return "How to play by mail"
-    return "Press sent" if verbs == {"press"} else "Your commands"
-
-
-# --- status and help -------------------------------------------------------------------------------
-
-
-def _status(asked: Asked, command: Command) -> str:
+def status(asked: Asked, command: Command) -> str:
     lines, block = status_lines(asked.step.tick, asked.config, asked.step.row, asked.player)
     asked.more.extend(lines)
     asked.block = block
     return "where you stand"
 
 
-def _help(asked: Asked, command: Command) -> str:
-    row = asked.step.row
-    ruleset = asked.config.ruleset
-    asked.more.extend(
-        [
-            "Orders: one a line, in the form below (it is filled in from your own position).",
-            "Commands, each on a line of its own at the top of a mail:",
-            *(f"  {line}" for line in PLAYER_SYNTAX),
-        ]
-    )
-    if not row.finished:
-        asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
-    return "how to play by mail"
-
-
 # --- leaving and absence ---------------------------------------------------------------------------
 
 
-def _resign(asked: Asked, command: Command) -> str:
+def resign(asked: Asked, command: Command) -> str:
     step, name = asked.step, asked.player.name
     step.running()
     asking = set(control(step.tick.journal, step.row.id).get("resigning", []))
@@ -159,7 +75,7 @@ def _resign(asked: Asked, command: Command) -> str:
     return "done. You have left the game; your seat plays the game's default from now on."
 
 
-def _away(asked: Asked, command: Command) -> str:
+def away(asked: Asked, command: Command) -> str:
     step, name = asked.step, asked.player.name
     step.running()
     until = until_time(command.until, asked.config.schedule.timezone)
@@ -208,7 +124,7 @@ def press_mode(config: GameConfig) -> str:
     return mode if mode in PRESS_MODES else "attributed"
 
 
-def _press(asked: Asked, command: Command) -> str:
+def press(asked: Asked, command: Command) -> str:
     step, author = asked.step, asked.player.name
     mode = press_mode(asked.config)
     if mode == "none":
@@ -256,7 +172,7 @@ def _remember(db: sqlite3.Connection, message_id: str, record: dict[str, str]) -
     Journal.put_meta(db, f"press/{message_id}", json.dumps(record))
 
 
-def _relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
+def relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
     step = asked.step
     author = replying["author"]
     target = next((p for p in participants(asked.config, step.row) if p.name == author), None)
@@ -282,15 +198,6 @@ def _relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
     asked.answers.append("Your reply was relayed to the author of the press you answered.")
 
 
-ANSWER = {
-    "status": _status,
-    "help": _help,
-    "resign": _resign,
-    "away": _away,
-    "press": _press,
-}
-
-
 def absent_players(tick: Tick, row: GameRow) -> set[str]:
     """Seats that are not waited for: those who left, and those away."""
-    return kicked(row) | away(tick.journal, row.id, tick.now)
+    return kicked(row) | who_is_away(tick.journal, row.id, tick.now)

@@ -1,9 +1,7 @@
-"""Commands by mail (one a line) and by CLI (the same line, journalled as JSON): the organiser's
-(pause, resume, extend, process, rollback, replace, kick, end, message) and the players' (status,
-help, resign, away, press). Only reading here; ``organiser.py`` and ``players.py`` apply them.
-
-A mail is a command mail when its first line starts with a command word; a line that reads as no
-command makes the whole mail a mistake, answered with what was wrong, and nothing changes."""
+"""Reading one command line (a mail's, or the line a CLI command stands for) into a ``Command``:
+one reader per verb, each saying what it expected when a line does not read. Which verbs there are,
+whose they are and which reader reads each is ``table.py``'s to say; ``organiser.py`` and
+``players.py`` apply the commands."""
 
 from __future__ import annotations
 
@@ -15,40 +13,6 @@ from email.utils import parseaddr
 from zoneinfo import ZoneInfo
 
 from courier.config.schedule import parse_duration
-
-ORGANISER_VERBS = (
-    "pause",
-    "resume",
-    "extend",
-    "process",
-    "rollback",
-    "replace",
-    "kick",
-    "bot",
-    "end",
-    "message",
-)
-PLAYER_VERBS = ("status", "help", "resign", "away", "press")
-
-ORGANISER_SYNTAX = (
-    "pause",
-    "resume  (or: resume until 2026-12-28 20:00)",
-    "extend 24h  (or: extend until 2026-12-28 20:00)",
-    "process now",
-    "rollback to round 3  (or a phase, e.g. rollback to S1902M)",
-    "replace Darcy with emmett@example.org  (or: … as Emmett)",
-    "kick Darcy",
-    "bot Darcy  (the game's bot plays the seat from the next deadline)",
-    "end game",
-    "message all: the text, which may go on over the following lines",
-)
-PLAYER_SYNTAX = (
-    "status",
-    "help",
-    "resign  (then: resign confirm)",
-    "away until 2026-12-01",
-    "press to Barney: …   press to Barney, Darcy: …   press to all: …",
-)
 
 _FIRST_WORD = re.compile(r"^\s*([a-z]+)\b", re.I)
 
@@ -72,52 +36,19 @@ class Command:
     confirm: bool = False  # resign confirm
 
 
-_Reader = Callable[[str, str], Command]
+Reader = Callable[[str, str], Command]
+"""Reads one line: (the line as written, what follows its command word) → the command."""
 
 
-def first_verb(text: str) -> str | None:
-    """The command word a mail starts with, if it starts with one (any case)."""
-    for line in text.splitlines():
-        if line.strip():
-            match = _FIRST_WORD.match(line)
-            word = match.group(1).lower() if match else ""
-            return word if word in ORGANISER_VERBS + PLAYER_VERBS else None
-    return None
-
-
-def parse_commands(text: str) -> list[Command]:
-    """Every command of a mail, in order. Raises CommandError on the first line that is none.
-    ``message all:`` and ``press to …:`` take the rest of the mail as their text."""
-    lines = text.splitlines()
-    commands: list[Command] = []
-    for number, raw in enumerate(lines):
-        line = raw.strip()
-        if not line:
-            continue
-        command = parse_line(line)
-        if command.verb in ("message", "press"):
-            rest = "\n".join(lines[number + 1 :]).strip()
-            text_all = "\n".join(t for t in (command.text, rest) if t)
-            if not text_all:
-                raise CommandError(f"“{line}”: nothing to send; write the text after the colon")
-            commands.append(Command(**{**command.__dict__, "text": text_all}))
-            break
-        commands.append(command)
-    return commands
-
-
-def parse_line(line: str) -> Command:
+def command_word(line: str) -> tuple[str, str]:
+    """The word a line starts with (in lower case; "" if none) and what follows it."""
     match = _FIRST_WORD.match(line)
-    verb = match.group(1).lower() if match else ""
-    rest = line[match.end() :].strip() if match else line
-    reader = _READERS.get(verb)
-    if reader is None:
-        known = ", ".join(ORGANISER_VERBS + PLAYER_VERBS)
-        raise CommandError(f"“{line}” is no command; the commands are {known} (write `help` for more)")
-    return reader(line, rest)
+    if not match:
+        return "", line
+    return match.group(1).lower(), line[match.end() :].strip()
 
 
-def _bare(verb: str, *allowed: str) -> _Reader:
+def read_bare(verb: str, *allowed: str) -> Reader:
     def read(line: str, rest: str) -> Command:
         if verb != "help" and rest.lower().rstrip(".!?") not in ("", *allowed):  # "Help! what now?" is help
             raise CommandError(f"“{line}”: `{verb}` takes nothing after it here")
@@ -126,14 +57,14 @@ def _bare(verb: str, *allowed: str) -> _Reader:
     return read
 
 
-def _resume(line: str, rest: str) -> Command:
+def read_resume(line: str, rest: str) -> Command:
     if not rest:
         return Command("resume", line)
     until = _until(line, rest)
     return Command("resume", line, until=until)
 
 
-def _extend(line: str, rest: str) -> Command:
+def read_extend(line: str, rest: str) -> Command:
     if rest.lower().startswith("until"):
         return Command("extend", line, until=_until(line, rest))
     try:
@@ -145,14 +76,14 @@ def _extend(line: str, rest: str) -> Command:
     return Command("extend", line, duration=duration)
 
 
-def _rollback(line: str, rest: str) -> Command:
+def read_rollback(line: str, rest: str) -> Command:
     match = re.fullmatch(r"(?:to\s+)?(?:round\s+)?(\S+)", rest, re.I)
     if not match:
         raise CommandError(f"“{line}”: write e.g. rollback to round 3")
     return Command("rollback", line, round=match.group(1))
 
 
-def _replace(line: str, rest: str) -> Command:
+def read_replace(line: str, rest: str) -> Command:
     # The address bare or as a mail client writes it: "Emmett <emmett@example.org>".
     match = re.fullmatch(r"(.+?)\s+with\s+([^<\s]*\s*<[^>]+>|\S+)(?:\s+as\s+(.+))?", rest, re.I)
     address = parseaddr(match.group(2))[1].lower() if match else ""
@@ -162,36 +93,36 @@ def _replace(line: str, rest: str) -> Command:
     return Command("replace", line, name=match.group(1).strip(), email=address, new_name=new_name)
 
 
-def _kick(line: str, rest: str) -> Command:
+def read_kick(line: str, rest: str) -> Command:
     if not rest:
         raise CommandError(f"“{line}”: say whom, e.g. kick Darcy")
     return Command("kick", line, name=rest.rstrip("."))
 
 
-def _bot(line: str, rest: str) -> Command:
+def read_bot(line: str, rest: str) -> Command:
     if not rest:
         raise CommandError(f"“{line}”: say whose seat, e.g. bot Darcy")
     return Command("bot", line, name=rest.rstrip("."))
 
 
-def _message(line: str, rest: str) -> Command:
+def read_message(line: str, rest: str) -> Command:
     match = re.fullmatch(r"(?:to\s+)?all\s*:?\s*(.*)", rest, re.I | re.S)
     if not match:
         raise CommandError(f"“{line}”: write e.g. message all: the text")
     return Command("message", line, text=match.group(1).strip())
 
 
-def _resign(line: str, rest: str) -> Command:
+def read_resign(line: str, rest: str) -> Command:
     if rest.lower().rstrip(".!") not in ("", "confirm", "confirmed"):
         raise CommandError(f"“{line}”: write `resign`, then `resign confirm` when asked")
     return Command("resign", line, confirm=bool(rest))
 
 
-def _away(line: str, rest: str) -> Command:
+def read_away(line: str, rest: str) -> Command:
     return Command("away", line, until=_until(line, rest))
 
 
-def _press(line: str, rest: str) -> Command:
+def read_press(line: str, rest: str) -> Command:
     match = re.fullmatch(r"to\s+([^:]+?)\s*:\s*(.*)", rest, re.I | re.S)
     if not match:
         raise CommandError(f"“{line}”: write e.g. press to Barney: the text (or press to all: …)")
@@ -216,22 +147,3 @@ def until_time(text: str, zone: ZoneInfo) -> datetime:
         day = datetime.fromisoformat(text)
         return datetime.combine(day.date(), time(23, 59), tzinfo=zone)
     return datetime.fromisoformat(text.replace("T", " ")).replace(tzinfo=zone)
-
-
-_READERS: dict[str, _Reader] = {
-    "pause": _bare("pause", "game"),
-    "resume": _resume,
-    "extend": _extend,
-    "process": _bare("process", "now", "the round now"),
-    "rollback": _rollback,
-    "replace": _replace,
-    "kick": _kick,
-    "bot": _bot,
-    "end": _bare("end", "game", "the game"),
-    "message": _message,
-    "status": _bare("status"),
-    "help": _bare("help"),
-    "resign": _resign,
-    "away": _away,
-    "press": _press,
-}

@@ -15,9 +15,9 @@ from typing import Any
 
 from courier import faults
 from courier.backends.base import BackendError
-from courier.commands.organiser import organiser_of, run_cli_input, run_commands
-from courier.commands.players import player_commands, press_reply_to
-from courier.commands.syntax import ORGANISER_VERBS, PLAYER_VERBS, first_verb
+from courier.commands.players import press_reply_to
+from courier.commands.run import organiser_of, player_commands, run_cli_input, run_commands
+from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, first_verb
 from courier.config.game import Player
 from courier.journal.sqlite import Input, Journal
 from courier.mail.compose import is_our_message_id

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
+from courier.commands.table import COMMANDS, CliArgument, find_command
 from courier.config.deployment import load_deployment
 from courier.errors import CourierError, UsageError, files_are_the_operators
 
@@ -117,71 +118,35 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-# The organiser's commands: (name, help, extra arguments). Each becomes the line the organiser could
-# have mailed, e.g. `courier extend g1 24h` → "extend 24h", journalled now and applied at the next tick.
-ORGANISER_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("pause", "pause a game: no deadline passes, no reminder goes"),
-    ("resume", "resume a paused game with a fresh deadline (or --until WHEN)"),
-    ("extend", "move the current deadline: by a duration (24h) or --until WHEN"),
-    ("process", "resolve the current round at the next tick, before its deadline"),
-    ("rollback", "restore the game as it was before round N was resolved (--to N)"),
-    ("replace", "hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]"),
-    ("kick", "take a player out: the seat plays the game's default for absent players"),
-    ("bot", "give a player's seat to the game's bot (it plays from the next deadline)"),
-    ("end", "end the game now: a final report to all with the ranking so far"),
-    ("message", "send a notice from the organiser to every player"),
-)
-
-
 def _organiser_commands(command: Any, with_config: Any) -> None:
-    for name, help_text in ORGANISER_COMMANDS:
-        sub = command(name, _organiser, help_text)
+    """One subcommand per organiser's command of the table, e.g. ``courier extend GAME 24h``."""
+    for spec in COMMANDS:
+        if spec.cli is None:
+            continue
+        sub = command(spec.verb, _organiser, spec.help)
         with_config(sub)
         sub.add_argument("game", help="the game's id")
-        if name == "extend":
-            sub.add_argument("duration", nargs="?", help="e.g. 24h, 2d, 1d 12h")
-        if name in ("replace", "kick", "bot"):
-            sub.add_argument("player", help="the player's name")
-        if name == "replace":
-            sub.add_argument("address", help="the substitute's mail address")
-            sub.add_argument("--as", dest="new_name", default="", help="the substitute's own name")
-        if name == "message":
-            sub.add_argument("text", help="the notice, in quotes")
-        if name in ("resume", "extend"):
-            sub.add_argument("--until", default="", help="a time in the game's zone: '2026-12-28 20:00'")
-        if name == "rollback":
-            sub.add_argument("--to", dest="round", required=True, help="a round number or a phase key")
+        for argument in spec.cli.arguments:
+            _add(sub, argument)
         sub.add_argument(
             "--dry-run", action="store_true", help="print the mail it would send; change nothing"
         )
         sub.add_argument("--now", type=_aware, help=argparse.SUPPRESS)
 
 
+def _add(sub: argparse.ArgumentParser, argument: CliArgument) -> None:
+    if not argument.name.startswith("-"):
+        sub.add_argument(argument.name, nargs="?" if argument.optional else None, help=argument.help)
+        return
+    dest = argument.dest or argument.name.lstrip("-")
+    sub.add_argument(argument.name, dest=dest, default="", required=argument.required, help=argument.help)
+
+
 def command_line(args: argparse.Namespace) -> str:
-    """The mail line an organiser's CLI command stands for."""
-    until = f" until {args.until}" if getattr(args, "until", "") else ""
-    match args.command:
-        case "resume":
-            return f"resume{until}"
-        case "extend":
-            return f"extend{until}" if until else f"extend {args.duration or ''}".strip()
-        case "process":
-            return "process now"
-        case "rollback":
-            return f"rollback to round {args.round}"
-        case "replace":
-            return f"replace {args.player} with {args.address}" + (
-                f" as {args.new_name}" if args.new_name else ""
-            )
-        case "kick":
-            return f"kick {args.player}"
-        case "bot":
-            return f"bot {args.player}"
-        case "end":
-            return "end game"
-        case "message":
-            return f"message all: {args.text}"
-    return str(args.command)
+    """The mail line an organiser's CLI command stands for (``courier extend g1 24h`` → "extend 24h")."""
+    spec = find_command(args.command)
+    assert spec is not None and spec.cli is not None  # only the table's commands run _organiser
+    return spec.cli.line(vars(args))
 
 
 def _organiser(args: argparse.Namespace) -> int:
@@ -194,7 +159,7 @@ def _organiser(args: argparse.Namespace) -> int:
 
 
 def _journal_organiser_command(args: argparse.Namespace) -> int:
-    from courier.commands.organiser import journal_command
+    from courier.commands.run import journal_command
 
     deployment = load_deployment(args.config)
     line = command_line(args)

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 import yaml
 
-from courier.commands.syntax import CommandError, first_verb, parse_commands
+from courier.commands.syntax import CommandError
+from courier.commands.table import first_verb, parse_commands
 from tests.helpers.paths import DATA
 
 CASES: list[dict[str, Any]] = yaml.safe_load((DATA / "commands" / "lines.yaml").read_text(encoding="utf-8"))

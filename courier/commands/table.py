@@ -1,0 +1,320 @@
+"""Every command, organiser's and player's, as one spec in one table (``COMMANDS``). Adding a
+command is one entry here, its reader in ``syntax.py`` and its apply function in ``organiser.py``
+or ``players.py``; from the table come the mail reader (``first_verb``, ``parse_commands``), the
+``help`` answers, the verb lists the tick routes mail by, and the CLI's organiser commands
+(``courier.tools.cli`` builds its subcommands and their journalled line from ``CommandSpec.cli``).
+
+A mail is a command mail when its first line starts with a command word; a line that reads as no
+command makes the whole mail a mistake, answered with what was wrong, and nothing changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from courier.commands import organiser, players
+from courier.commands.players import Asked
+from courier.commands.step import Step
+from courier.commands.syntax import (
+    Command,
+    CommandError,
+    Reader,
+    command_word,
+    read_away,
+    read_bare,
+    read_bot,
+    read_extend,
+    read_kick,
+    read_message,
+    read_press,
+    read_replace,
+    read_resign,
+    read_resume,
+    read_rollback,
+)
+
+Who = Literal["organiser", "player"]
+ORGANISER: Who = "organiser"
+PLAYER: Who = "player"
+
+OrganiserApply = Callable[[Step, Command], str]
+PlayerApply = Callable[[Asked, Command], str]
+
+
+@dataclass(frozen=True)
+class CliArgument:
+    """One argument of an organiser's command on the CLI, after the game's id (argparse's terms)."""
+
+    name: str  # "player" (positional) or "--until" (an option)
+    help: str
+    dest: str = ""  # where an option's value goes when not under its own name: --as → new_name
+    optional: bool = False  # a positional that may be left out
+    required: bool = False  # an option that must be given
+
+
+@dataclass(frozen=True)
+class Cli:
+    """An organiser's command on the CLI: ``courier VERB GAME ARGUMENTS…``, journalled as the line
+    the organiser could have mailed (``courier extend g1 24h`` → "extend 24h")."""
+
+    arguments: tuple[CliArgument, ...]
+    line: Callable[[Mapping[str, Any]], str]  # the parsed arguments → that line
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: whose it is, how its line reads, how it applies, how it is explained."""
+
+    verb: str
+    who: Who  # whose list it is in (and whose `help` shows it)
+    read: Reader
+    syntax: str  # the line `help` shows
+    help: str  # what it does, in one line (the CLI's help for the organiser's)
+    organiser: OrganiserApply | None = None  # how it applies when the organiser gives it
+    player: PlayerApply | None = None  # how it applies when a player gives it
+    cli: Cli | None = None  # the organiser's only
+    rest_of_mail: bool = False  # its text goes on over the following lines (so it comes last)
+
+
+def _organiser_help(step: Step, command: Command) -> str:
+    return "the organiser's commands, one a line: " + "; ".join(syntax_lines(ORGANISER)) + "."
+
+
+def _player_help(asked: Asked, command: Command) -> str:
+    row = asked.step.row
+    ruleset = asked.config.ruleset
+    asked.more.extend(
+        [
+            "Orders: one a line, in the form below (it is filled in from your own position).",
+            "Commands, each on a line of its own at the top of a mail:",
+            *(f"  {line}" for line in syntax_lines(PLAYER)),
+        ]
+    )
+    if not row.finished:
+        asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
+    return "how to play by mail"
+
+
+def _until(values: Mapping[str, Any]) -> str:
+    return f" until {values['until']}" if values.get("until") else ""
+
+
+def _extend_line(values: Mapping[str, Any]) -> str:
+    if values.get("until"):
+        return f"extend{_until(values)}"
+    return f"extend {values.get('duration') or ''}".strip()
+
+
+def _replace_line(values: Mapping[str, Any]) -> str:
+    new_name = f" as {values['new_name']}" if values.get("new_name") else ""
+    return f"replace {values['player']} with {values['address']}{new_name}"
+
+
+_UNTIL = CliArgument("--until", "a time in the game's zone: '2026-12-28 20:00'")
+_PLAYER = CliArgument("player", "the player's name")
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "pause",
+        ORGANISER,
+        read_bare("pause", "game"),
+        syntax="pause",
+        help="pause a game: no deadline passes, no reminder goes",
+        organiser=organiser.pause,
+        cli=Cli((), lambda values: "pause"),
+    ),
+    CommandSpec(
+        "resume",
+        ORGANISER,
+        read_resume,
+        syntax="resume  (or: resume until 2026-12-28 20:00)",
+        help="resume a paused game with a fresh deadline (or --until WHEN)",
+        organiser=organiser.resume,
+        cli=Cli((_UNTIL,), lambda values: f"resume{_until(values)}"),
+    ),
+    CommandSpec(
+        "extend",
+        ORGANISER,
+        read_extend,
+        syntax="extend 24h  (or: extend until 2026-12-28 20:00)",
+        help="move the current deadline: by a duration (24h) or --until WHEN",
+        organiser=organiser.extend,
+        cli=Cli((CliArgument("duration", "e.g. 24h, 2d, 1d 12h", optional=True), _UNTIL), _extend_line),
+    ),
+    CommandSpec(
+        "process",
+        ORGANISER,
+        read_bare("process", "now", "the round now"),
+        syntax="process now",
+        help="resolve the current round at the next tick, before its deadline",
+        organiser=organiser.process,
+        cli=Cli((), lambda values: "process now"),
+    ),
+    CommandSpec(
+        "rollback",
+        ORGANISER,
+        read_rollback,
+        syntax="rollback to round 3  (or a phase, e.g. rollback to S1902M)",
+        help="restore the game as it was before round N was resolved (--to N)",
+        organiser=organiser.rollback,
+        cli=Cli(
+            (CliArgument("--to", "a round number or a phase key", dest="round", required=True),),
+            lambda values: f"rollback to round {values['round']}",
+        ),
+    ),
+    CommandSpec(
+        "replace",
+        ORGANISER,
+        read_replace,
+        syntax="replace Darcy with emmett@example.org  (or: … as Emmett)",
+        help="hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]",
+        organiser=organiser.replace,
+        cli=Cli(
+            (
+                _PLAYER,
+                CliArgument("address", "the substitute's mail address"),
+                CliArgument("--as", "the substitute's own name", dest="new_name"),
+            ),
+            _replace_line,
+        ),
+    ),
+    CommandSpec(
+        "kick",
+        ORGANISER,
+        read_kick,
+        syntax="kick Darcy",
+        help="take a player out: the seat plays the game's default for absent players",
+        organiser=organiser.kick,
+        cli=Cli((_PLAYER,), lambda values: f"kick {values['player']}"),
+    ),
+    CommandSpec(
+        "bot",
+        ORGANISER,
+        read_bot,
+        syntax="bot Darcy  (the game's bot plays the seat from the next deadline)",
+        help="give a player's seat to the game's bot (it plays from the next deadline)",
+        organiser=organiser.bot,
+        cli=Cli((_PLAYER,), lambda values: f"bot {values['player']}"),
+    ),
+    CommandSpec(
+        "end",
+        ORGANISER,
+        read_bare("end", "game", "the game"),
+        syntax="end game",
+        help="end the game now: a final report to all with the ranking so far",
+        organiser=organiser.end,
+        cli=Cli((), lambda values: "end game"),
+    ),
+    CommandSpec(
+        "message",
+        ORGANISER,
+        read_message,
+        syntax="message all: the text, which may go on over the following lines",
+        help="send a notice from the organiser to every player",
+        organiser=organiser.message,
+        rest_of_mail=True,
+        cli=Cli(
+            (CliArgument("text", "the notice, in quotes"),), lambda values: f"message all: {values['text']}"
+        ),
+    ),
+    CommandSpec(
+        "status",
+        PLAYER,
+        read_bare("status"),
+        syntax="status",
+        help="where you stand: the phase, the deadline, your orders so far",
+        player=players.status,
+    ),
+    CommandSpec(
+        "help",
+        PLAYER,
+        read_bare("help"),
+        syntax="help",
+        help="how to play by mail: the order form from your own position, and these commands",
+        player=_player_help,
+        organiser=_organiser_help,  # the organiser's commands, to the organiser
+    ),
+    CommandSpec(
+        "resign",
+        PLAYER,
+        read_resign,
+        syntax="resign  (then: resign confirm)",
+        help="leave the game (once confirmed): the seat plays the game's default from then on",
+        player=players.resign,
+    ),
+    CommandSpec(
+        "away",
+        PLAYER,
+        read_away,
+        syntax="away until 2026-12-01",
+        help="away until a date: the seat plays the default meanwhile, or the deadline waits",
+        player=players.away,
+    ),
+    CommandSpec(
+        "press",
+        PLAYER,
+        read_press,
+        syntax="press to Barney: …   press to Barney, Darcy: …   press to all: …",
+        help="a message to other players, relayed by the arbiter as the game's press setting allows",
+        player=players.press,
+        rest_of_mail=True,
+    ),
+)
+_BY_VERB = {spec.verb: spec for spec in COMMANDS}
+
+
+def verbs(who: Who) -> tuple[str, ...]:
+    return tuple(spec.verb for spec in COMMANDS if spec.who == who)
+
+
+def syntax_lines(who: Who) -> tuple[str, ...]:
+    """What `help` shows of this kind of command, one line each."""
+    return tuple(spec.syntax for spec in COMMANDS if spec.who == who)
+
+
+def find_command(verb: str) -> CommandSpec | None:
+    return _BY_VERB.get(verb)
+
+
+ORGANISER_VERBS = verbs(ORGANISER)
+PLAYER_VERBS = verbs(PLAYER)
+
+
+def first_verb(text: str) -> str | None:
+    """The command word a mail starts with, if it starts with one (any case)."""
+    for line in text.splitlines():
+        if line.strip():
+            word = command_word(line)[0]
+            return word if word in _BY_VERB else None
+    return None
+
+
+def parse_commands(text: str) -> list[Command]:
+    """Every command of a mail, in order. Raises CommandError on the first line that is none.
+    ``message all:`` and ``press to …:`` take the rest of the mail as their text."""
+    lines = text.splitlines()
+    commands: list[Command] = []
+    for number, raw in enumerate(lines):
+        line = raw.strip()
+        if not line:
+            continue
+        command = _parse_line(line)
+        if _BY_VERB[command.verb].rest_of_mail:
+            rest = "\n".join(lines[number + 1 :]).strip()
+            text_all = "\n".join(t for t in (command.text, rest) if t)
+            if not text_all:
+                raise CommandError(f"“{line}”: nothing to send; write the text after the colon")
+            commands.append(Command(**{**command.__dict__, "text": text_all}))
+            break
+        commands.append(command)
+    return commands
+
+
+def _parse_line(line: str) -> Command:
+    verb, rest = command_word(line)
+    spec = _BY_VERB.get(verb)
+    if spec is None:
+        known = ", ".join(ORGANISER_VERBS + PLAYER_VERBS)
+        raise CommandError(f"“{line}” is no command; the commands are {known} (write `help` for more)")
+    return spec.read(line, rest)
