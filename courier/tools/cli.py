@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose > 1 else logging.INFO if args.verbose else logging.WARNING,
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="courier", description="An arbiter for play-by-email games.")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more detail (-vv: debug)")
     commands = parser.add_subparsers(dest="command", required=True)
