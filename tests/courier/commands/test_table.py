@@ -23,7 +23,8 @@ from courier.commands.table import (
     parse_commands,
 )
 from courier.tools.cli import build_parser, command_line
-from tests.conftest import Table, at, text_of
+from tests.conftest import Table, text_of
+from tests.helpers.clock import at
 from tests.helpers.paths import DATA
 
 CLI_CASES: list[dict[str, Any]] = yaml.safe_load((DATA / "commands" / "cli.yaml").read_text(encoding="utf-8"))
