@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address
 from tests.helpers import diplomacy, monarchs, startrek, talossa, veneer
+from tests.helpers.clock import at
 
-START, LATER, NEXT_DAY = (datetime(2026, 12, d, h, 5, tzinfo=UTC) for d, h in ((1, 8), (1, 9), (2, 9)))
+START, LATER, NEXT_DAY = at(0, 8, 5), at(0, 9, 5), at(1, 9, 5)
 
 
 def truce(root: Path) -> Table:

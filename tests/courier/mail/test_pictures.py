@@ -18,6 +18,7 @@ from courier.mail.pictures import mail_pictures, render_png
 from courier.mail.render import make_environment
 from engine.core import Picture
 from tests.conftest import Table
+from tests.helpers.clock import at
 from tests.helpers.monarchs import CONFIG as MONARCHS_CONFIG
 from tests.helpers.monarchs import MONARCHS
 
@@ -133,7 +134,7 @@ def test_the_report_is_written_as_the_standard_library_writes_it() -> None:
 def _monarchs(root: Path) -> Table:
     rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in MONARCHS.items()]
     table = Table(root, MONARCHS_CONFIG, rows)
-    table.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    table.tick(at(0, 8, 5))
     return table
 
 
@@ -159,7 +160,7 @@ def test_a_due_rounds_maps_are_drawn_ahead_by_helpers(
 
     monkeypatch.setattr(pictures, "render_png", draw_here)
     monkeypatch.setattr("courier.tick.rounds.predraw", hand)
-    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    table.tick(at(0, 20, 5))
 
     reports = [m for m in table.sent() if m["X-Courier-Kind"] == "report"]
     pngs = {bytes(p.get_content()) for m in reports for p in m.walk() if p.get_content_type() == "image/png"}
@@ -170,7 +171,7 @@ def test_a_due_rounds_maps_are_drawn_ahead_by_helpers(
 
 def test_the_organiser_gets_the_unfogged_map_each_turn(tmp_path: Path) -> None:
     table = _monarchs(tmp_path)
-    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    table.tick(at(0, 20, 5))
     (report,) = [m for m in table.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
     kinds = [part.get_content_type() for part in report.walk()]
     assert "image/png" in kinds and "image/svg+xml" in kinds
@@ -236,7 +237,7 @@ def test_a_sent_reports_pictures_leave_the_journal_its_text_stays(tmp_path: Path
     from courier.tick.send import PICTURE_DROPPED
 
     table = _monarchs(tmp_path)
-    table.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    table.tick(at(0, 20, 5))
     (sent,) = [m for m in table.sent("organiser@courier.test") if m["X-Courier-Kind"] == "report"]
     journal = table.journal()
     try:

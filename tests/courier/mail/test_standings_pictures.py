@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +14,8 @@ from engine.core import Submission
 from engine.truce import TRUCE
 from engine.veneer import VENEER
 from tests.conftest import Table
+from tests.helpers.clock import at
+from tests.helpers.veneer import CONFIG as VENEER_CONFIG
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -52,11 +54,11 @@ TRUCE_CONFIG = {
 def test_truce_reports_and_the_game_over_mail_chart_supply_round_by_round(tmp_path: Path) -> None:
     players = ["Agatha", "Barney", "Celeste"]
     t = Table(tmp_path, TRUCE_CONFIG, [{"name": n, "email": f"{n.lower()}@players.test"} for n in players])
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     t.mail("agatha@players.test", "loot")  # the Stash (1) is hers: 4 coins after round 1
     t.mail("barney@players.test", "attack Celeste")  # Celeste defends alone: 0 vs 0, it fails
     t.mail("celeste@players.test", "defend")
-    t.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    t.tick(at(0, 20, 5))
     report = t.sent("barney@players.test")[-1]
     assert report["X-Courier-Kind"] == "report"
     assert "image/png" in kinds(report)
@@ -64,7 +66,7 @@ def test_truce_reports_and_the_game_over_mail_chart_supply_round_by_round(tmp_pa
     assert svg is not None and "Supply after round 1 of 2" in svg
     assert series(svg) == {"Agatha": [3, 4], "Barney": [3, 3], "Celeste": [3, 3]}
 
-    t.tick(datetime(2026, 12, 2, 20, 5, tzinfo=UTC))  # round 2: everybody passes
+    t.tick(at(1, 20, 5))  # round 2: everybody passes
     over = t.sent("celeste@players.test")[-1]
     assert over["X-Courier-Kind"] == "game_over"
     assert "image/png" in kinds(over)
@@ -107,21 +109,10 @@ def test_a_veneer_chart_shows_coins_per_turn_and_nothing_private() -> None:
         assert VENEER.pictures(other, viewer) == VENEER.pictures(state, viewer) == [picture]
 
 
-VENEER_CONFIG = {
-    "game": "veneer",
-    "timezone": "UTC",
-    "start": "2026-12-01 08:00",
-    "duration": "6h",
-    "vote_duration": "1h",
-    "response_duration": "1h",
-    "reminders": "none",
-}
-
-
 def test_veneer_reports_carry_the_standings_chart(tmp_path: Path) -> None:
     players = ["Agatha", "Barney", "Charles", "Darcy"]
     t = Table(tmp_path, VENEER_CONFIG, [{"name": n, "email": f"{n.lower()}@players.test"} for n in players])
-    when = datetime(2026, 12, 1, 8, 5, tzinfo=UTC)
+    when = at(0, 8, 5)
     charts: list[str] = []
     for _ in range(40):  # nobody writes: every phase falls to its default when its clock runs out
         t.tick(when)

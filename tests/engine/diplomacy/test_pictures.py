@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
 from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
@@ -18,6 +17,7 @@ from engine.core import play_phase
 from engine.diplomacy import Phase, make_position
 from engine.diplomacy._ruleset import DIPLOMACY, DiplomacyState
 from tests.conftest import Table, text_of
+from tests.helpers.clock import at
 
 SVG = "{http://www.w3.org/2000/svg}"
 POWERS = {"Fran": "France", "Gerd": "Germany", "Ed": "England"}
@@ -115,9 +115,9 @@ def test_a_report_by_mail_carries_the_map_inline_and_attached_and_the_organiser_
 ) -> None:
     rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
     t = Table(tmp_path, CONFIG, rows)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     t.mail("gerd@players.test", "A mun - bur\nF kie - den")
-    t.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    t.tick(at(0, 20, 5))
     report = t.sent("ed@players.test")[-1]
     assert report["X-Courier-Kind"] == "report"
     parts = {p.get_content_type(): p for p in report.walk()}
@@ -135,10 +135,10 @@ def _round_queued_not_sent(root: Path, *orders: tuple[str, str]) -> Table:
     """Round 1 resolved with these orders (sender, text), its reports queued, none sent yet."""
     rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": p} for n, p in POWERS.items()]
     t = Table(root, CONFIG, rows)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     for sender, text in orders:
         t.mail(sender, text)
-    run_tick(t.deployment, now=datetime(2026, 12, 1, 20, 5, tzinfo=UTC), send=False)
+    run_tick(t.deployment, now=at(0, 20, 5), send=False)
     return t
 
 
@@ -158,7 +158,7 @@ def test_a_rounds_map_is_journalled_once_however_many_it_goes_to(tmp_path: Path)
     assert len(queued) == len(POWERS) + 1 and stored == 2  # and the organiser's; the PNG and the SVG
     assert all(len(row.raw) * 5 < len(mail) for row, mail in zip(queued, whole, strict=True))
 
-    t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+    t.tick(at(0, 20, 10))
     reports = [m for m in t.sent() if m["X-Courier-Kind"] == "report"]
     assert sorted(m.as_bytes() for m in reports) == sorted(
         message_from_bytes(raw, policy=default).as_bytes() for raw in whole
@@ -186,7 +186,7 @@ def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path)
     finally:
         journal.close()
 
-    t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+    t.tick(at(0, 20, 10))
 
     (sent,) = [m for m in t.sent("ed@players.test") if m["X-Courier-Kind"] == "report"]
     assert sent.as_bytes() == message_from_bytes(old_style, policy=default).as_bytes()
@@ -207,10 +207,10 @@ def test_a_mail_whose_picture_is_lost_is_refused_and_the_tick_goes_on(tmp_path: 
     finally:
         journal.close()
 
-    problems = t.tick(datetime(2026, 12, 1, 20, 10, tzinfo=UTC))
+    problems = t.tick(at(0, 20, 10))
 
     assert problems and all("picture" in p and "missing from the journal" in p for p in problems)
-    t.tick(datetime(2026, 12, 1, 20, 15, tzinfo=UTC))
+    t.tick(at(0, 20, 15))
     assert not [m for m in t.sent("ed@players.test") if m["X-Courier-Kind"] == "report"]  # not tried again
     told = [m for m in t.sent("organiser@courier.test") if "cannot be delivered" in text_of(m)]
     assert len(told) == len(POWERS) + 1  # one for each report, the organiser's own too

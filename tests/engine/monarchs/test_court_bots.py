@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from datetime import UTC, datetime
 from pathlib import Path
 
 from courier.journal.replay import replay_game
@@ -16,6 +15,7 @@ from engine.core import Submission, rng_for, settle_silent
 from engine.monarchs import MONARCHS, NATIONS, MonarchsState
 from engine.monarchs._court import Court, Courtier, Delivery
 from tests.conftest import Table, address, text_of
+from tests.helpers.clock import at
 from tests.helpers.monarchs_court import CONFIG, COURTIERS, KINGS, PLAYERS
 
 # Red's court: R4 spies for Green, R5 for Blue, the rest are loyal.
@@ -230,10 +230,10 @@ def test_a_court_of_bots_plays_a_whole_game_in_orders_the_game_reads() -> None:
 
 def test_orders_handed_by_mail_reach_the_carrier_alone_at_once(tmp_path: Path) -> None:
     t = Table(tmp_path, CONFIG, [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS])
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     before = {p: len(t.sent(address(p))) for p in PLAYERS}
     t.mail(address("Rex"), "carrier R1\nmap to R2\nhand 5 A5 C5\nhand boost C5")
-    t.tick(datetime(2026, 12, 1, 9, tzinfo=UTC))
+    t.tick(at(0, 9))
     got = {p: t.sent(address(p))[before[p] :] for p in PLAYERS}
     assert {p for p, mails in got.items() if mails} == {"Rex", "R1"}  # the receipt, and the notice
     notice = text_of(got["R1"][0])
@@ -241,7 +241,7 @@ def test_orders_handed_by_mail_reach_the_carrier_alone_at_once(tmp_path: Path) -
     assert "hands you these orders through Courier: 5 A5 C5; boost C5" in notice
     assert "Handed so far: 5 A5 C5; boost C5." in text_of(got["Rex"][0])
     t.mail(address("R1"), "5 A5 C5\nboost C5")
-    t.tick(datetime(2026, 12, 1, 20, 5, tzinfo=UTC))
+    t.tick(at(0, 20, 5))
     journal = t.journal()
     try:
         (played,) = journal.rounds("truce-1")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from engine.veneer import VENEER, VeneerState
 from engine.veneer import _ruleset as ruleset
 from engine.veneer._setup import new_game
 from tests.conftest import Table, text_of, write
+from tests.helpers.clock import at
 from tests.helpers.veneer import PLAYERS, current, table
 
 # Turn 1, Agatha's: Tithe goes to a vote. Turn 2, Barney's: he flips Arson and attacks Charles.
@@ -35,7 +36,7 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
 
     monkeypatch.setattr(ruleset, "new_game", rigged)
     t = table(tmp_path)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     return t
 
 

@@ -4,7 +4,7 @@ players get the defaults, reports carry the ledger, and the journal replays."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from openpyxl import load_workbook
@@ -12,12 +12,13 @@ from openpyxl import load_workbook
 from courier.journal.replay import replay_game
 from engine.veneer import VENEER
 from tests.conftest import text_of, write
+from tests.helpers.clock import at
 from tests.helpers.veneer import current, orders_for, table
 
 
 def test_five_players_play_until_one_wins(tmp_path: Path) -> None:
     t = table(tmp_path)
-    assert t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC)) == []
+    assert t.tick(at(0, 8, 5)) == []
     welcome = text_of(t.sent("agatha@players.test")[-1])
     assert "Only for you: your targets are" in welcome and "choose faction" in welcome
     pick = current(t)[0].seat("Barney").dealt[1]
@@ -53,9 +54,9 @@ def test_five_players_play_until_one_wins(tmp_path: Path) -> None:
 
 def test_a_receipt_quotes_a_bad_line_with_a_suggestion(tmp_path: Path) -> None:
     t = table(tmp_path)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     pick = current(t)[0].seat("Barney").dealt[1]
     write(t, "Barney", f"choose faction {pick}\nchose faction {pick}")
-    t.tick(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+    t.tick(at(0, 9))
     receipt = text_of(t.sent("barney@players.test")[-1])
     assert f"choose faction {pick}" in receipt and "Did you mean" in receipt

@@ -5,7 +5,7 @@ in front of their holder: public since the rulings of 2026-11-24.)"""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from engine.core import visible_to
 from engine.veneer import VENEER
 from engine.veneer import _events as ev
 from tests.conftest import text_of, write
+from tests.helpers.clock import at
 from tests.helpers.veneer import PLAYERS, current, orders_for, run, scene, table
 
 
@@ -27,7 +28,7 @@ def _cells(root: Path) -> list[str]:
 
 def test_targets_reach_only_their_owner(tmp_path: Path) -> None:
     t = table(tmp_path)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     secrets: dict[str, set[str]] = {p: set() for p in PLAYERS}
     while True:
         state, deadline, finished = current(t)
@@ -52,11 +53,11 @@ def test_targets_reach_only_their_owner(tmp_path: Path) -> None:
 def test_faction_choices_stay_with_their_author_until_the_deadline(tmp_path: Path, author: str) -> None:
     def play(root: Path, choice: int) -> tuple[list[str], dict[str, list[str]]]:
         t = table(root)
-        t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+        t.tick(at(0, 8, 5))
         state, _, _ = current(t)
         write(t, author, f"choose faction {state.seat(author).dealt[choice]}")
         write(t, "Barney", f"choose faction {state.seat('Barney').dealt[1]}")
-        t.tick(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+        t.tick(at(0, 9))
         return _cells(root), {
             p: [m.as_string() for m in t.sent(f"{p.lower()}@players.test")] for p in PLAYERS
         }
@@ -95,7 +96,7 @@ def test_a_card_played_unasked_does_not_show_on_the_ledger(tmp_path: Path) -> No
     asked (an action card may be played in any phase) shows "—" as before: the play is theirs
     until the phase resolves."""
     t = table(tmp_path)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     while True:
         state, deadline, finished = current(t)
         assert not finished and deadline is not None, "no phase had a card holder not asked to write"

@@ -8,7 +8,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ import pytest
 from engine.veneer import VENEER
 from engine.veneer import _setup as setup
 from tests.conftest import Table, write
+from tests.helpers.clock import at
 from tests.helpers.veneer import PLAYERS, current, table
 
 Pattern = tuple[tuple[str, tuple[str, ...]], ...]
@@ -108,7 +109,7 @@ def _dealing(targets: dict[str, tuple[str, ...]]) -> Callable[..., dict[str, tup
 def _agathas_mail(root: Path, monkeypatch: pytest.MonkeyPatch, targets: dict[str, tuple[str, ...]]) -> str:
     monkeypatch.setattr(setup, "deal_targets", _dealing(targets))
     t: Table = table(root)
-    t.tick(datetime(2026, 12, 1, 8, 5, tzinfo=UTC))
+    t.tick(at(0, 8, 5))
     for _ in range(16):  # three turns or so of votes, musters and ends, nobody attacking
         state, deadline, finished = current(t)
         assert not finished and deadline is not None
