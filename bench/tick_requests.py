@@ -15,7 +15,7 @@ connection and ≤ 1 SMTP session per tick.
     python bench/tick_scale.py --servers --games 6 --histories 0
     python bench/tick_requests.py --imap pymap
 
-A benchmark, not a test (tests/test_request_budget.py is the test): it always exits 0.
+A benchmark, not a test (tests/courier/tick/test_request_budget.py is the test): it always exits 0.
 """
 
 from __future__ import annotations
