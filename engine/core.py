@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 __all__ = [
     "OPTIONAL_HOOKS",
     "ConfigDefaults",
+    "Count",
     "Event",
     "Exemplified",
     "Game",
@@ -36,6 +37,7 @@ __all__ = [
     "Resolution",
     "Ruleset",
     "SilentInTurn",
+    "Simulated",
     "Standing",
     "Submission",
     "event_to_json",
@@ -164,6 +166,28 @@ class Outcome:
     ranking: tuple[tuple[str, ...], ...]  # best first; players sharing a place share a tuple
     winners: tuple[str, ...]
     reason: str
+
+
+@dataclass(frozen=True)
+class Count:
+    """One number ``courier simulate`` counts from a phase's events (coins removed in a Truce round).
+    With ``per``, a running total: only the last value for each ``per`` in a game counts (Monarchs'
+    score of each nation after its last turn)."""
+
+    name: str
+    value: float
+    per: str | None = None
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """What ``courier simulate`` reports of a game beside its win rates: what its length is counted
+    in (round, step, turn: a word whose plural takes an s), whether solo victories and draws are
+    spelt out (Diplomacy), and which of its counts are also shown value by value."""
+
+    unit: str = "phase"
+    draws: bool = False
+    histograms: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -331,6 +355,7 @@ class Ruleset(Protocol):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    simulated: ClassVar[Simulated]
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> Any: ...
 
@@ -369,9 +394,38 @@ class Ruleset(Protocol):
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON: ...
 
+    # The bot for an empty seat (``engine.bots``): two pure functions, so it decides from what its
+    # player may see and nothing more.
+    def view_of(self, state: Any, player: str) -> Any:
+        """What ``player`` may see of the game, for the bot."""
+        ...
+
+    def bot_orders(self, view: Any, rng: random.Random) -> str:
+        """The bot's order text, in the game's own form, from a ``view_of``; "" has nothing to say."""
+        ...
+
+    # What ``courier simulate`` needs beside ``simulated``.
+    def seat_labels(self, state: Any, seats: Sequence[str]) -> dict[str, str]:
+        """What a seat is called in the win rates: its power, faction or nation, else itself."""
+        ...
+
+    def counts(self, events: Sequence[Event]) -> list[Count]:
+        """The game's own numbers from one phase's events, for the statistics."""
+        ...
+
 
 class Game:
     """The parts of the contract most games share, as defaults a ruleset class may inherit."""
+
+    simulated: ClassVar[Simulated] = Simulated()
+
+    def seat_labels(self, state: Any, seats: Sequence[str]) -> dict[str, str]:
+        """A seat is called by its player's name."""
+        return {seat: seat for seat in seats}
+
+    def counts(self, events: Sequence[Event]) -> list[Count]:
+        """No numbers of the game's own."""
+        return []
 
     def immediate(self, state: Any, submission: Submission) -> tuple[Any, tuple[Event, ...]]:
         """Most games do nothing on receipt: everything waits for the deadline."""

@@ -23,10 +23,9 @@ from typing import Any
 from courier.errors import UsageError, find_game_kind
 from engine import find_ruleset
 from engine.bots import bot_submission
-from engine.core import Event, Ruleset, Submission, rng_for, settle_silent
+from engine.core import Count, Ruleset, Submission, rng_for, settle_silent
 
 MAX_PHASES = 600  # a game still going after this many phases is counted as unfinished
-UNITS = {"truce": "rounds", "talossa": "steps", "monarchs": "turns"}
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,9 @@ def play_game(task: Task) -> GameRecord:
     seed = f"{task.seed}/game-{task.index}"
     names = [f"P{i + 1}" for i in range(task.players)]
     state = ruleset.setup(names, dict(task.options), rng_for(seed, "setup"))
-    labels = seat_labels(ruleset.name, state, names)
+    labels = ruleset.seat_labels(state, names)
     samples: dict[str, list[float]] = {}
+    totals: dict[tuple[str, str], float] = {}  # running totals: the last value stands
     phases = 0
     while ruleset.outcome(state) is None and phases < task.max_phases:
         key = ruleset.phase(state).key
@@ -72,12 +72,11 @@ def play_game(task: Task) -> GameRecord:
 
         state, submissions = settle_silent(ruleset, state, {}, bot)  # as the tick settles bot seats
         resolution = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
-        collect(ruleset.name, resolution.events, samples)
+        collect(ruleset.counts(resolution.events), samples, totals)
         state = resolution.state
         phases += 1
-    finals = [v for k in sorted(samples) if k.startswith("nation score/") for v in samples.pop(k)]
-    if finals:
-        samples["nation score"] = finals
+    for (name, _), value in sorted(totals.items()):
+        samples.setdefault(name, []).append(value)
     outcome = ruleset.outcome(state)
     if outcome is None:
         return GameRecord(labels, (), phases, False, "unfinished", _frozen(samples))
@@ -90,34 +89,15 @@ def _frozen(samples: Mapping[str, list[float]]) -> dict[str, tuple[float, ...]]:
     return {k: tuple(v) for k, v in samples.items()}
 
 
-def seat_labels(game: str, state: Any, names: Sequence[str]) -> dict[str, str]:
-    """What a seat is called in the win rates: its power, faction or nation where the game deals
-    one, a courtier's part in Monarchs' court mode, else the seat itself."""
-    if game == "diplomacy":
-        return {p: state.powers[p] for p in names if p in state.powers}
-    if game == "startrek":
-        return {p: state.factions[p] for p in names if p in state.factions}
-    if game == "monarchs":
-        labels = {p: n for p, n in state.monarchs.items()}
-        if state.court is not None:
-            labels |= {c.name: "loyal courtier" if c.loyal else "spy" for c in state.court.courtiers}
-        return labels
-    return {p: p for p in names}
-
-
-def collect(game: str, events: Iterable[Event], samples: dict[str, list[float]]) -> None:
-    """The game's own numbers from one phase's events."""
-    events = list(events)
-    if game == "truce":
-        removed = sum(getattr(e, "coins", 0) for e in events if e.name == "CoinsRemoved")
-        samples.setdefault("coins removed per round", []).append(removed)
-    elif game == "monarchs":
-        for e in events:
-            if e.name == "LoyaltyRevealed":
-                loyal = getattr(e, "serves", "") == getattr(e, "loyal_to", "")
-                samples.setdefault("loyal courtier score" if loyal else "spy score", []).append(e.score)  # type: ignore[attr-defined]
-            elif e.name == "TurnScored":  # the last total stands: the nation's final score
-                samples["nation score/" + getattr(e, "nation", "")] = [getattr(e, "total", 0)]
+def collect(
+    counts: Iterable[Count], samples: dict[str, list[float]], totals: dict[tuple[str, str], float]
+) -> None:
+    """One phase's counts: each added to its list, or a running total's latest value kept."""
+    for count in counts:
+        if count.per is None:
+            samples.setdefault(count.name, []).append(count.value)
+        else:
+            totals[count.name, count.per] = count.value
 
 
 # --- many games -----------------------------------------------------------------------------
@@ -223,18 +203,17 @@ def report(
         "Results: "
         + ", ".join(f"{k} {kinds[k] / len(records):.1%}" for k in ("solo", "shared", "unfinished")),
     ]
-    if ruleset.name in ("diplomacy", "startrek"):
+    if ruleset.simulated.draws:
         lines.append(
             f"  (solo victories {kinds['solo'] / len(records):.1%}, draws "
             f"{kinds['shared'] / len(records):.1%}, still open after the phase limit "
             f"{kinds['unfinished'] / len(records):.1%})"
         )
-    unit = UNITS.get(ruleset.name, "phases")
-    lines += ["", f"Game length ({unit}): " + _summary([r.phases for r in records])]
+    lines += ["", f"Game length ({ruleset.simulated.unit}s): " + _summary([r.phases for r in records])]
     for name, values in sorted(_pooled(records).items()):
         lines.append(f"{name[:1].upper() + name[1:]}: " + _summary(values))
-        if name == "coins removed per round":
-            lines.append("  per round: " + _histogram(values))
+        if name in ruleset.simulated.histograms:
+            lines.append(f"  per {ruleset.simulated.unit}: " + _histogram(values))
     return "\n".join(lines) + "\n"
 
 
@@ -285,9 +264,10 @@ def plot(path: Path, game: str, records: Sequence[GameRecord]) -> None:
     except ImportError as e:
         raise UsageError("--plot needs matplotlib: pip install 'courier-judge[plot]'") from e
     pooled = _pooled(records)
+    unit = find_ruleset(game).simulated.unit
     panels: list[Callable[[Any], None]] = [
         lambda ax: _bars(ax, win_rates(records)),
-        lambda ax: _hist(ax, [r.phases for r in records], f"game length ({UNITS.get(game, 'phases')})"),
+        lambda ax: _hist(ax, [r.phases for r in records], f"game length ({unit}s)"),
     ]
     panels += [partial(_hist_panel, values, name) for name, values in sorted(pooled.items())]
     figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)

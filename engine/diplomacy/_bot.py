@@ -4,18 +4,30 @@ It decides from a ``BoardView`` only: the board as its power sees it (everything
 Diplomacy; under Star Trek's fog, the systems in sight). It holds its centres when an enemy is next
 door, takes undefended neutral and enemy centres, supports its own attacks on occupied ones,
 retreats towards centres and builds in free home centres. Orders come out in the canonical text
-form, read back by the game's own parser."""
+form, read back by the game's own parser.
+
+As Diplomacy's seat (``view_of``, ``bot_orders``) its view is the whole board (nothing in standard
+Diplomacy is private once a phase is resolved) and its power. From 1920 on it votes for a draw in
+every movement phase (the vote is secret; the game ends drawn only when every surviving player votes
+so)."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.diplomacy._map import Map
 from engine.diplomacy._orders import Unit, province_of
 from engine.diplomacy._phases import adjustment_due, free_home_centres
 from engine.diplomacy._position import Position
 from engine.diplomacy._retreat import retreat_options
+from engine.diplomacy._variant import find_variant
+
+if TYPE_CHECKING:
+    from engine.diplomacy._ruleset import DiplomacyState
+
+DRAW_FROM = 1920
 
 
 @dataclass(frozen=True)
@@ -141,3 +153,15 @@ def _build_type(view: BoardView, home: str, rng: random.Random) -> str:
     if province.kind == "land" or province.coasts:
         return "A"
     return "F" if rng.random() < 0.4 else "A"
+
+
+def view_of(state: DiplomacyState, player: str) -> BoardView:
+    return BoardView(find_variant(state.variant).map, state.power_of(player), state.position)
+
+
+def bot_orders(view: BoardView, rng: random.Random) -> str:
+    lines = board_orders(view, rng)
+    phase = view.position.phase
+    if phase.kind == "movement" and phase.year >= DRAW_FROM:
+        lines.append("draw")
+    return "\n".join(lines)

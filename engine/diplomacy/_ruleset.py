@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission, one_role
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission, one_role
+from engine.diplomacy import _bot
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
@@ -243,6 +244,15 @@ class Diplomacy(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request)
+
+    simulated: ClassVar[Simulated] = Simulated(draws=True)
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
+
+    def seat_labels(self, state: DiplomacyState, seats: Sequence[str]) -> dict[str, str]:
+        """A seat is called by its power."""
+        return {p: state.powers[p] for p in seats if p in state.powers}
 
 
 @functools.cache

@@ -9,7 +9,19 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import (
+    Count,
+    Event,
+    Game,
+    LineError,
+    Outcome,
+    Phase,
+    Picture,
+    Resolution,
+    Simulated,
+    Submission,
+)
+from engine.monarchs import _bot
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
@@ -27,7 +39,14 @@ from engine.monarchs._courtplay import (
     parse_delivery,
     parse_guesses,
 )
-from engine.monarchs._events import GameEnded, GuessesMade, LoyaltyDealt, LoyaltyRevealed, MapShown
+from engine.monarchs._events import (
+    GameEnded,
+    GuessesMade,
+    LoyaltyDealt,
+    LoyaltyRevealed,
+    MapShown,
+    TurnScored,
+)
 from engine.monarchs._final import final_scores
 from engine.monarchs._forms import court_form
 from engine.monarchs._json import resolve_request
@@ -291,6 +310,29 @@ class Monarchs(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(self, request)
+
+    simulated: ClassVar[Simulated] = Simulated(unit="turn")
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
+
+    def seat_labels(self, state: MonarchsState, seats: Sequence[str]) -> dict[str, str]:
+        """A monarch is called by its nation; in court mode a courtier by its part."""
+        labels = dict(state.monarchs)
+        if state.court is not None:
+            labels |= {c.name: "loyal courtier" if c.loyal else "spy" for c in state.court.courtiers}
+        return labels
+
+    def counts(self, events: Sequence[Event]) -> list[Count]:
+        """Each courtier's score, by part; each nation's running total (the last one stands)."""
+        counts = []
+        for e in events:
+            if isinstance(e, LoyaltyRevealed):
+                part = "loyal courtier score" if e.serves == e.loyal_to else "spy score"
+                counts.append(Count(part, e.score))
+            elif isinstance(e, TurnScored):
+                counts.append(Count("nation score", e.total, per=e.nation))
+        return counts
 
 
 def _guessing(state: MonarchsState) -> bool:

@@ -10,9 +10,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, LineError, Outcome, Phase, Picture, Resolution, Submission, one_role
+from engine.core import (
+    Event,
+    Game,
+    LineError,
+    Outcome,
+    Phase,
+    Picture,
+    Resolution,
+    Simulated,
+    Submission,
+    one_role,
+)
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
+from engine.startrek import _bot
 from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
@@ -228,6 +240,15 @@ class StarTrek(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(self, request)
+
+    simulated: ClassVar[Simulated] = Simulated(draws=True)
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
+
+    def seat_labels(self, state: StarTrekState, seats: Sequence[str]) -> dict[str, str]:
+        """A seat is called by its faction."""
+        return {p: state.factions[p] for p in seats if p in state.factions}
 
 
 def _has_orders(state: StarTrekState, faction: str) -> bool:

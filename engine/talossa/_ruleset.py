@@ -8,8 +8,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission, match_name
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission, match_name
 from engine.reading import Vocabulary, forgiving
+from engine.talossa import _bot
 from engine.talossa._actions import numbered
 from engine.talossa._colours import choose_colour
 from engine.talossa._events import ConquerorJoined, StartingLandAssigned
@@ -36,7 +37,7 @@ HELP = (
 )
 
 
-class Talossa:
+class Talossa(Game):
     name: ClassVar[str] = "talossa"
     title: ClassVar[str] = "Talossan RISK"
     option_keys: ClassVar[frozenset[str]] = frozenset({"map", "min_conquerors", "starting_units"})
@@ -267,6 +268,11 @@ class Talossa:
 
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request, self)
+
+    simulated: ClassVar[Simulated] = Simulated(unit="step")
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
 
 
 def _name(board: Board, player: str | None) -> str | None:

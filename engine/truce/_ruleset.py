@@ -8,8 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.chart import standings_chart
-from engine.core import Event, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Count, Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission
 from engine.reading import Vocabulary, forgiving
+from engine.truce import _bot
+from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
 from engine.truce._json import resolve_request
 from engine.truce._outcome import decide, ledger_rows, order_form
@@ -25,8 +27,10 @@ from engine.truce._state import (
     state_to_json,
 )
 
+REMOVED = "coins removed per round"
 
-class Truce:
+
+class Truce(Game):
     name: ClassVar[str] = "truce"
     title: ClassVar[str] = "Truce"
     option_keys: ClassVar[frozenset[str]] = frozenset({"rounds", "initial_stash"})
@@ -137,6 +141,15 @@ class Truce:
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(request, self.parse)
+
+    simulated: ClassVar[Simulated] = Simulated(unit="round", histograms=frozenset({REMOVED}))
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
+
+    def counts(self, events: Sequence[Event]) -> list[Count]:
+        """The coins a round removed (none is a count too)."""
+        return [Count(REMOVED, sum(e.coins for e in events if isinstance(e, CoinsRemoved)))]
 
 
 def _listed(nicknames: str | Sequence[str]) -> tuple[str, ...]:

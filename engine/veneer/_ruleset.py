@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from engine.chart import standings_chart
 from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission
 from engine.reading import Vocabulary, forgiving
+from engine.veneer import _bot
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
 from engine.veneer._json import resolve_request
@@ -117,6 +118,9 @@ class Veneer(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(request, self.parse)
+
+    view_of = staticmethod(_bot.view_of)
+    bot_orders = staticmethod(_bot.bot_orders)
 
 
 DEFAULT_TEXT = {
