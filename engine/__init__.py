@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, LineError, Outcome, Phase, Resolution, Ruleset, Submission
-from engine.diplomacy._ruleset import DIPLOMACY
+from engine.diplomacy import DIPLOMACY
 from engine.monarchs import MONARCHS
 from engine.startrek import STARTREK
 from engine.talossa import TALOSSA

@@ -3,15 +3,21 @@
 Resolve a phase with ``resolve_movement``, ``resolve_retreats`` or ``resolve_adjustments``; each
 returns the result of every order and the position at the next phase that needs orders (phases
 nobody has to order for are skipped, centres change hands after the last movement season).
-``resolve_movement`` is ``check_movement_orders`` (legality) then ``adjudicate_movement``."""
+``resolve_movement`` is ``check_movement_orders`` (legality) then ``adjudicate_movement``.
+
+``DIPLOMACY`` is the ruleset the shell uses. Star Trek plays on this adjudicator through this face
+alone: the board bot (``BoardView``, ``board_orders``), the order reader (``parse_orders``,
+``Names``), the season's end (``after_movement``, ``end_of_season``) and the position's JSON form."""
 
 from __future__ import annotations
 
 from engine.diplomacy._adjustment import civil_disorder, resolve_adjustments
-from engine.diplomacy._json import read_orders
+from engine.diplomacy._bot import BoardView, board_orders
+from engine.diplomacy._json import position_from_json, position_to_json, read_orders, reason_text
 from engine.diplomacy._legality import CheckedOrders, check_movement_orders
-from engine.diplomacy._map import Map, Province, ProvinceKind
+from engine.diplomacy._map import Map, Modifiers, Province, ProvinceKind
 from engine.diplomacy._movement import adjudicate_movement, resolve_movement
+from engine.diplomacy._names import Names
 from engine.diplomacy._orders import (
     AdjustmentOrder,
     Build,
@@ -29,8 +35,15 @@ from engine.diplomacy._orders import (
     Waive,
     province_of,
 )
-from engine.diplomacy._parse import order_vocabulary
-from engine.diplomacy._phases import adjustment_due, free_home_centres, solo_winner, update_ownership
+from engine.diplomacy._parse import order_vocabulary, parse_orders
+from engine.diplomacy._phases import (
+    adjustment_due,
+    after_movement,
+    end_of_season,
+    free_home_centres,
+    solo_winner,
+    update_ownership,
+)
 from engine.diplomacy._position import (
     DislodgedUnit,
     Phase,
@@ -57,13 +70,16 @@ from engine.diplomacy._results import (
     Unmatched,
 )
 from engine.diplomacy._retreat import resolve_retreats, retreat_options
+from engine.diplomacy._ruleset import DIPLOMACY
 from engine.diplomacy._variant import STANDARD, VARIANTS, Variant, find_variant
 
 __all__ = [
+    "DIPLOMACY",
     "STANDARD",
     "VARIANTS",
     "AdjustmentOrder",
     "AdjustmentResult",
+    "BoardView",
     "Bounced",
     "Build",
     "CheckedOrders",
@@ -76,9 +92,11 @@ __all__ = [
     "Hold",
     "Illegal",
     "Map",
+    "Modifiers",
     "Move",
     "MovementOrder",
     "MovementResult",
+    "Names",
     "NoConvoyRoute",
     "NoneAllowed",
     "Order",
@@ -102,14 +120,21 @@ __all__ = [
     "Waive",
     "adjudicate_movement",
     "adjustment_due",
+    "after_movement",
+    "board_orders",
     "check_movement_orders",
     "civil_disorder",
+    "end_of_season",
     "find_variant",
     "free_home_centres",
     "make_position",
     "order_vocabulary",
+    "parse_orders",
+    "position_from_json",
+    "position_to_json",
     "province_of",
     "read_orders",
+    "reason_text",
     "resolve_adjustments",
     "resolve_movement",
     "resolve_retreats",

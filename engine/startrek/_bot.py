@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine.diplomacy._bot import BoardView, board_orders
+from engine.diplomacy import BoardView, board_orders
 from engine.startrek._factions import MAP, visible_systems
 from engine.startrek._state import StarTrekState
 from engine.startrek._text import display

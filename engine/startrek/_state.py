@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Outcome
-from engine.diplomacy import Position
-from engine.diplomacy._json import position_from_json, position_to_json
+from engine.diplomacy import Position, position_from_json, position_to_json
 from engine.startrek._factions import VARIANT
 
 

@@ -10,9 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.core import LineError, fold
-from engine.diplomacy import Order, PhaseKind, Unit
-from engine.diplomacy._names import Names
-from engine.diplomacy._parse import parse_orders
+from engine.diplomacy import Names, Order, PhaseKind, Unit, parse_orders
 from engine.startrek._factions import FACTIONS, MAP, faction_named
 
 AbilityKind = Literal["rage", "immunity", "tal shiar", "bribe", "sabotage", "buy", "freeze", "ally", "break"]

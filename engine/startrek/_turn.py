@@ -18,8 +18,11 @@ from engine.diplomacy import (
     Disband,
     Dislodged,
     Hold,
+    Modifiers,
     Move,
     MovementOrder,
+    Order,
+    OrderResult,
     Position,
     Reason,
     Retreat,
@@ -27,16 +30,15 @@ from engine.diplomacy import (
     SupportCut,
     Unit,
     Waive,
+    after_movement,
+    end_of_season,
+    reason_text,
     resolve_adjustments,
     resolve_movement,
     resolve_retreats,
     retreat_options,
+    update_ownership,
 )
-from engine.diplomacy._json import reason_text
-from engine.diplomacy._map import Modifiers
-from engine.diplomacy._orders import Order
-from engine.diplomacy._phases import after_movement, end_of_season, update_ownership
-from engine.diplomacy._results import OrderResult
 from engine.startrek._factions import MAP, VARIANT, nearest_free_home
 from engine.startrek._text import Ability, display
 

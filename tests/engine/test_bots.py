@@ -14,7 +14,7 @@ from engine import find_ruleset
 from engine.bots import BOT_NOTE, bot_submission, bot_text
 from engine.core import Submission, rng_for, settle_silent
 from engine.diplomacy import Unit
-from engine.monarchs._state import MonarchsState
+from engine.monarchs import MonarchsState
 from engine.startrek import MAP, StarTrekState, visible_systems
 
 GAMES = [

@@ -14,8 +14,7 @@ from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
 from engine import RULESETS
 from engine.core import Event
-from engine.truce import TruceState
-from engine.truce._ruleset import Truce
+from engine.truce import Truce, TruceState
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
 from tests.helpers.clock import at
 
