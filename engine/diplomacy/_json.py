@@ -13,7 +13,7 @@ from engine.core import LineError
 from engine.diplomacy._orders import Order, Unit
 from engine.diplomacy._parse import parse_orders
 from engine.diplomacy._position import DislodgedUnit, Phase, Position
-from engine.diplomacy._resolve_phase import resolve_phase
+from engine.diplomacy._resolve import resolve_phase
 from engine.diplomacy._results import (
     Bounced,
     ConvoyParadox,

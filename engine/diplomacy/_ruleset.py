@@ -7,18 +7,19 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission, one_role
 from engine.diplomacy import _bot
+from engine.diplomacy._events import CentresCounted, DrawAgreed, GameWon, OrderResolved, PhaseBegun
 from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
 from engine.diplomacy._parse import order_vocabulary, parse_orders
 from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
-from engine.diplomacy._resolve_phase import resolve_phase
+from engine.diplomacy._resolve import resolve_phase
 from engine.diplomacy._results import Illegal
 from engine.diplomacy._svg import draw_map, order_rows
 from engine.diplomacy._variant import Variant, find_variant
@@ -42,36 +43,6 @@ class DiplomacyState:
 
     def power_of(self, player: str) -> str:
         return self.powers[player]
-
-
-@dataclass(frozen=True, kw_only=True)
-class OrderResolved(Event):
-    power: str
-    order: str
-    result: str  # succeeds | fails | illegal
-    reason: str | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class CentresCounted(Event):
-    year: int
-    centres: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PhaseBegun(Event):
-    label: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class GameWon(Event):
-    power: str
-    centres: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class DrawAgreed(Event):
-    powers: tuple[str, ...]
 
 
 class Diplomacy(Game):

@@ -15,8 +15,8 @@ from engine.core import Event, LineError, Submission, fold, match_name
 from engine.monarchs._board import NATIONS
 from engine.monarchs._court import Court, Delivery
 from engine.monarchs._events import CarrierReported, OrdersHanded
+from engine.monarchs._parse import is_blank, orders_submission, read_orders
 from engine.monarchs._state import MonarchsState
-from engine.monarchs._text import is_blank, orders_submission, read_orders
 
 _MAP_TO = re.compile(
     r"^\s*(?:send\s+)?(?:the\s+)?map\s+(?:goes\s+)?to\s*:?\s*(.+?)\s*[.!]?\s*$", re.IGNORECASE

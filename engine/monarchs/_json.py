@@ -17,9 +17,9 @@ from typing import Any
 
 from engine.core import Outcome, Ruleset, Submission, event_to_json, rng_for, settle_silent
 from engine.monarchs._board import NATIONS
+from engine.monarchs._parse import is_blank, read_orders
 from engine.monarchs._position import Position
 from engine.monarchs._resolve import TurnResult, resolve_turn
-from engine.monarchs._text import is_blank, read_orders
 from engine.monarchs._turn import board_ranking
 
 JSON = dict[str, Any]

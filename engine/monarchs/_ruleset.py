@@ -48,14 +48,14 @@ from engine.monarchs._events import (
     TurnScored,
 )
 from engine.monarchs._final import final_scores
-from engine.monarchs._forms import court_form
 from engine.monarchs._json import resolve_request
 from engine.monarchs._maps import pictures
+from engine.monarchs._parse import is_blank, orders_by_nation, orders_submission, read_orders
 from engine.monarchs._position import Position
 from engine.monarchs._seats import board_seats, court_seats
 from engine.monarchs._state import JSON, MonarchsState, state_from_json, state_to_json
-from engine.monarchs._text import is_blank, order_form, orders_by_nation, orders_submission, read_orders
 from engine.monarchs._turn import board_ranking, play_turn
+from engine.monarchs._view import court_form, order_form
 from engine.reading import Vocabulary, forgiving
 
 

@@ -4,9 +4,9 @@ factions and their abilities, latinum, secret alliances, an intelligence window 
 from __future__ import annotations
 
 from engine.startrek._factions import FACTIONS, MAP, SOLO_CENTRES, VARIANT, visible_systems
+from engine.startrek._parse import Ability, display, read_ability, to_diplomacy
 from engine.startrek._ruleset import STARTREK, StarTrek
 from engine.startrek._state import Options, StarTrekState
-from engine.startrek._text import Ability, display, read_ability, to_diplomacy
 
 __all__ = [
     "FACTIONS",

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from engine.core import Event
 from engine.startrek._events import AllianceNoted
+from engine.startrek._parse import Ability, Reading
 from engine.startrek._state import StarTrekState
-from engine.startrek._text import Ability, Reading
 
 
 def register_alliances(

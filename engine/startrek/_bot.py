@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from engine.diplomacy import BoardView, board_orders
 from engine.startrek._factions import MAP, visible_systems
+from engine.startrek._parse import display
 from engine.startrek._state import StarTrekState
-from engine.startrek._text import display
 
 
 def view_of(state: StarTrekState, player: str) -> BoardView | None:

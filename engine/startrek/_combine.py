@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.startrek._text import Ability, read_ability
+from engine.startrek._parse import Ability, read_ability
 
 
 def slot(line: str) -> str:

@@ -24,8 +24,8 @@ from engine.startrek._events import (
 )
 from engine.startrek._factions import FACTIONS, is_alive
 from engine.startrek._fog import Sight
+from engine.startrek._parse import Ability, Reading, display, read_lines
 from engine.startrek._state import StarTrekState, YearRecord
-from engine.startrek._text import Ability, Reading, display, read_lines
 from engine.startrek._turn import BRIBE, PRICED, Turn, adjustment_turn, movement_turn, retreat_turn
 from engine.startrek._victory import allied_victory, drawn, solo_victory
 

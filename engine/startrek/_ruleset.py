@@ -30,6 +30,7 @@ from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
 from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import resolve_request
+from engine.startrek._parse import Ability, display, read_lines, unit_text
 from engine.startrek._resolve import (
     INTEL_KINDS,
     conclude,
@@ -40,7 +41,6 @@ from engine.startrek._resolve import (
 )
 from engine.startrek._state import Options, StarTrekState, state_from_json, state_to_json
 from engine.startrek._svg import pictures
-from engine.startrek._text import Ability, display, read_lines, unit_text
 from engine.startrek._turn import PRICED, PRICES, off_layer
 from engine.startrek._view import order_form, welcome
 

@@ -40,7 +40,7 @@ from engine.diplomacy import (
     update_ownership,
 )
 from engine.startrek._factions import MAP, VARIANT, nearest_free_home
-from engine.startrek._text import Ability, display
+from engine.startrek._parse import Ability, display
 
 BRIBE, SABOTAGE, PURCHASE = 20, 30, 50
 PRICES = {"bribe": BRIBE, "sabotage": SABOTAGE, "buy": PURCHASE}  # in the order latinum is spent

@@ -6,8 +6,8 @@ from __future__ import annotations
 from engine.diplomacy import DislodgedUnit, adjustment_due, retreat_options
 from engine.startrek._events import FactionDealt
 from engine.startrek._factions import ABILITIES, MAP
+from engine.startrek._parse import unit_text
 from engine.startrek._state import StarTrekState
-from engine.startrek._text import unit_text
 
 ALLIANCES = (
     "# Alliance: `ally with <faction>`, secret, counts once they name you too;",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine.talossa._resolve import MIN_ATTACKERS
+from engine.talossa._plan import MIN_ATTACKERS
 from engine.talossa._state import MAX_ACTIONS, Board, TalossaState
 
 

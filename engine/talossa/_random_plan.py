@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.core import fold
 from engine.talossa._actions import Action, Capitalshift, Conquer, Leg, Move, Reinforce, Strongholding
 from engine.talossa._events import Throw
-from engine.talossa._resolve import MIN_ATTACKERS, PlanRun, resolve_action
+from engine.talossa._plan import MIN_ATTACKERS, PlanRun, resolve_action
 from engine.talossa._state import CAPITAL_MIN_LANDS, Board, TalossaState
 
 RANDOM_ACTIONS = 6

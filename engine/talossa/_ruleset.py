@@ -17,10 +17,10 @@ from engine.talossa._events import ConquerorJoined, StartingLandAssigned
 from engine.talossa._json import resolve_request, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import VERBS, read_plan
+from engine.talossa._plan import dice
 from engine.talossa._random_plan import random_plan
-from engine.talossa._resolve import dice
+from engine.talossa._resolve import dry_run, resolve_step
 from engine.talossa._state import Arrival, Board, Country, TalossaState
-from engine.talossa._step import dry_run, resolve_step
 from engine.talossa._svg import draw_map, step_shown
 
 MIN_CONQUERORS = 4  # II.1

@@ -8,9 +8,9 @@ from typing import Any
 from engine.core import Event, Outcome, Submission, event_to_json
 from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
-from engine.truce._outcome import decide
 from engine.truce._resolve import resolve_round
 from engine.truce._state import JSON, MIN_PLAYERS, Player, Result, TruceState
+from engine.truce._view import decide
 
 Reader = Callable[[TruceState, str, str], Submission]
 

@@ -20,9 +20,9 @@ from engine.truce._events import (
     SupportCounted,
     SupportLost,
 )
-from engine.truce._outcome import decide
 from engine.truce._parse import Order, read_order
 from engine.truce._state import Player, Result, TruceState
+from engine.truce._view import decide
 
 NEEDS_SUPPLY = ("attack", "defend", "loot")
 

@@ -14,7 +14,6 @@ from engine.truce import _bot
 from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
 from engine.truce._json import resolve_request
-from engine.truce._outcome import decide, ledger_rows, order_form
 from engine.truce._parse import VERBS, parse_orders
 from engine.truce._resolve import resolve_round
 from engine.truce._state import (
@@ -26,6 +25,7 @@ from engine.truce._state import (
     state_from_json,
     state_to_json,
 )
+from engine.truce._view import decide, ledger_rows, order_form
 
 REMOVED = "coins removed per round"
 

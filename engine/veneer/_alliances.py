@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from engine.core import Event
 from engine.veneer._events import AllianceBroken, AllianceFormed, AllianceOffered
-from engine.veneer._legal import check_orders
 from engine.veneer._orders import Order
+from engine.veneer._parse import check_orders
 from engine.veneer._state import Offer, VeneerState
 
 

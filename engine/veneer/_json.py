@@ -14,9 +14,9 @@ from typing import Any
 
 from engine.core import Submission, event_to_json
 from engine.veneer._phases import awaiting, card_holders, phase_of
+from engine.veneer._resolve import resolve_stage
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
-from engine.veneer._turn import resolve_stage
 from engine.veneer._view import decide
 
 

@@ -1,5 +1,5 @@
 """Order lines, syntax layer: what a line says, with names resolved, or a ``LineError`` that quotes
-it and suggests the likely reading. Legality against the state is ``_legal``'s job."""
+it and suggests the likely reading. Legality against the state is ``_parse``'s job."""
 
 from __future__ import annotations
 

@@ -14,12 +14,12 @@ from engine.veneer import _bot
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
 from engine.veneer._json import resolve_request
-from engine.veneer._legal import names_of, parse_orders
 from engine.veneer._orders import ORDER_WORDS
+from engine.veneer._parse import names_of, parse_orders
 from engine.veneer._phases import awaiting, card_holders, phase_of
+from engine.veneer._resolve import default_orders, resolve_stage
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
-from engine.veneer._turn import default_orders, resolve_stage
 from engine.veneer._view import decide, ledger_rows, order_form
 
 

@@ -23,7 +23,7 @@ from engine.talossa import (
     StrongholdLost,
     UnitsMoved,
 )
-from engine.talossa._resolve import dice
+from engine.talossa._plan import dice
 from engine.talossa._state import Board
 from tests.helpers.talossa import of, owner, position, step, units
 

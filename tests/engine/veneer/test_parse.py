@@ -10,8 +10,8 @@ import pytest
 from courier.mail.render import make_environment, render_event
 from engine.veneer import VENEER, Offer
 from engine.veneer import _events as ev
-from engine.veneer._legal import names_of
 from engine.veneer._orders import Order, read_order
+from engine.veneer._parse import names_of
 from tests.helpers.paths import DATA
 from tests.helpers.veneer import PLAYERS, scene
 

@@ -1,11 +1,10 @@
-"""A nation's order mail as text: reading it (per line) and the order form with its fogged map."""
+"""A nation's order mail as text: reading it, line by line (the order forms are ``_view``'s)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from engine.core import LineError, Submission
-from engine.monarchs._board import HEXES
 from engine.monarchs._orders import Order, Orders, check_orders, read_line
 from engine.monarchs._position import Position
 
@@ -42,25 +41,6 @@ def orders_from_lines(nation: str, position: Position, lines: tuple[str, ...]) -
     """Standing canonical lines → orders, checked again against the map (illegal lines drop out)."""
     orders, _, _, _ = read_orders(nation, position, [line for line in lines if line != HOLD])
     return orders
-
-
-def map_lines(position: Position, nation: str) -> list[str]:
-    """The hexes ``nation`` may see, row by row: ``E3 red 2``; nothing else."""
-    visible = set(position.visible_to(nation))
-    return [f"#   {position.describe(h)}" for h in HEXES if h in visible]
-
-
-def order_form(position: Position, nation: str, *, turn: int, turns: int, show_map: bool) -> str:
-    last = " (the last: it counts double)" if turn == turns else ""
-    lines = [
-        f"# Orders for {nation.title()}, turn {turn} of {turns}{last}. Lines starting with # are ignored.",
-        "# One move a line: regiments, from, to — “5 C5 D4”, “5 units from C5 to D4”, “C5-D4 5”.",
-        "# One boost a turn: “boost G9”. Write “hold” to move nothing. A new mail replaces the last.",
-    ]
-    if show_map:
-        lines.append("# What you can see (hex, owner, regiments):")
-        lines += map_lines(position, nation)
-    return "\n".join(lines)
 
 
 def orders_by_nation(standing: Mapping[str, tuple[str, ...]], position: Position) -> dict[str, Orders]:

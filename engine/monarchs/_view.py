@@ -1,13 +1,34 @@
-"""Court mode's order forms. A courtier learns its own loyalty, whether it may carry its nation's
-orders this turn (nothing about the others), the map it holds, and the order form once its monarch
-names it the carrier; a monarch sees who may carry its orders and whom it named. On turn 1 everybody
-sees the starting map of the nation it serves (feigned, for a spy)."""
+"""The order forms: a nation's, with the part of the map it may see, and court mode's. A courtier
+learns its own loyalty, whether it may carry its nation's orders this turn (nothing about the
+others), the map it holds, and the order form once its monarch names it the carrier; a monarch sees
+who may carry its orders and whom it named. On turn 1 everybody sees the starting map of the nation
+it serves (feigned, for a spy)."""
 
 from __future__ import annotations
 
+from engine.monarchs._board import HEXES
 from engine.monarchs._court import Court
+from engine.monarchs._position import Position
 from engine.monarchs._state import MonarchsState
-from engine.monarchs._text import map_lines, order_form
+
+
+def map_lines(position: Position, nation: str) -> list[str]:
+    """The hexes ``nation`` may see, row by row: ``E3 red 2``; nothing else."""
+    visible = set(position.visible_to(nation))
+    return [f"#   {position.describe(h)}" for h in HEXES if h in visible]
+
+
+def order_form(position: Position, nation: str, *, turn: int, turns: int, show_map: bool) -> str:
+    last = " (the last: it counts double)" if turn == turns else ""
+    lines = [
+        f"# Orders for {nation.title()}, turn {turn} of {turns}{last}. Lines starting with # are ignored.",
+        "# One move a line: regiments, from, to — “5 C5 D4”, “5 units from C5 to D4”, “C5-D4 5”.",
+        "# One boost a turn: “boost G9”. Write “hold” to move nothing. A new mail replaces the last.",
+    ]
+    if show_map:
+        lines.append("# What you can see (hex, owner, regiments):")
+        lines += map_lines(position, nation)
+    return "\n".join(lines)
 
 
 def court_form(state: MonarchsState, court: Court, player: str) -> str:

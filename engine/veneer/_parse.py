@@ -1,5 +1,6 @@
-"""Legality: which of a player's orders stand against the state, checked in the order they take
-effect (plays, buys, reassignments, attacks...) with a running budget of coins and troops."""
+"""Reading a player's orders: each line's syntax (``_orders``), then legality: which of them stand
+against the state, checked in the order they take effect (plays, buys, reassignments, attacks...)
+with a running budget of coins and troops."""
 
 from __future__ import annotations
 

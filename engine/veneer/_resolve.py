@@ -44,8 +44,8 @@ from engine.veneer._events import (
     TroopsReassigned,
     TurnBegan,
 )
-from engine.veneer._legal import check_orders, names_of
 from engine.veneer._orders import Order, read_order
+from engine.veneer._parse import check_orders, names_of
 from engine.veneer._phases import awaiting, card_holders
 from engine.veneer._state import Attack, VeneerState, alphabetical
 
