@@ -14,15 +14,11 @@ from time import perf_counter
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root
 
 from courier.tools.simulate import Task, play_game
+from engine import RULESETS
 
-# game, players, options: a usual table for each kind
+# game, players, options: a usual table for each kind, every game in the registry
 KINDS: list[tuple[str, int, dict[str, object]]] = [
-    ("truce", 5, {}),
-    ("diplomacy", 7, {}),
-    ("startrek", 7, {}),
-    ("talossa", 4, {}),
-    ("monarchs", 3, {}),
-    ("veneer", 5, {}),
+    (name, ruleset.simulated.players, {}) for name, ruleset in RULESETS.items()
 ]
 
 

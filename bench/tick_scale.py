@@ -41,11 +41,11 @@ from courier.backends.workbook import write_config
 from courier.config.deployment import load_deployment
 from courier.journal.sqlite import Journal
 from courier.tick.runbook import run_tick
-from engine import find_ruleset
+from engine import RULESETS, find_ruleset
 
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
-KINDS = ("truce", "diplomacy", "talossa", "startrek", "monarchs", "veneer")
+KINDS = tuple(RULESETS)  # every game in the registry, in its order
 SEATS = {"monarchs": 3}
 ROLES = {"monarchs": ("red", "green", "blue")}
 # Every phase kind lasts a day, so all games keep in step: round r of every game closes at START + r days.

@@ -183,8 +183,10 @@ class Count:
 class Simulated:
     """What ``courier simulate`` reports of a game beside its win rates: what its length is counted
     in (round, step, turn: a word whose plural takes an s), whether solo victories and draws are
-    spelt out (Diplomacy), and which of its counts are also shown value by value."""
+    spelt out (Diplomacy), and which of its counts are also shown value by value. ``players`` is a
+    usual table, the one the benchmarks and the bot tests play."""
 
+    players: int
     unit: str = "phase"
     draws: bool = False
     histograms: frozenset[str] = frozenset()
@@ -416,8 +418,6 @@ class Ruleset(Protocol):
 
 class Game:
     """The parts of the contract most games share, as defaults a ruleset class may inherit."""
-
-    simulated: ClassVar[Simulated] = Simulated()
 
     def seat_labels(self, state: Any, seats: Sequence[str]) -> dict[str, str]:
         """A seat is called by its player's name."""

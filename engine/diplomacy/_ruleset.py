@@ -216,7 +216,7 @@ class Diplomacy(Game):
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request)
 
-    simulated: ClassVar[Simulated] = Simulated(draws=True)
+    simulated: ClassVar[Simulated] = Simulated(players=7, draws=True)
 
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)

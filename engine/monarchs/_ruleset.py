@@ -311,7 +311,7 @@ class Monarchs(Game):
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(self, request)
 
-    simulated: ClassVar[Simulated] = Simulated(unit="turn")
+    simulated: ClassVar[Simulated] = Simulated(players=3, unit="turn")
 
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)

@@ -269,7 +269,7 @@ class Talossa(Game):
     def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_request(request, self)
 
-    simulated: ClassVar[Simulated] = Simulated(unit="step")
+    simulated: ClassVar[Simulated] = Simulated(players=4, unit="step")
 
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)

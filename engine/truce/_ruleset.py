@@ -142,7 +142,7 @@ class Truce(Game):
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(request, self.parse)
 
-    simulated: ClassVar[Simulated] = Simulated(unit="round", histograms=frozenset({REMOVED}))
+    simulated: ClassVar[Simulated] = Simulated(players=5, unit="round", histograms=frozenset({REMOVED}))
 
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.chart import standings_chart
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Submission
+from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.veneer import _bot
 from engine.veneer._cards import DeckError, load_deck
@@ -118,6 +118,8 @@ class Veneer(Game):
 
     def resolve_json(self, request: Mapping[str, Any]) -> JSON:
         return resolve_request(request, self.parse)
+
+    simulated: ClassVar[Simulated] = Simulated(players=5)
 
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)

@@ -10,21 +10,19 @@ from typing import Any
 
 import pytest
 
-from engine import find_ruleset
+from engine import RULESETS, find_ruleset
 from engine.bots import BOT_NOTE, bot_submission, bot_text
 from engine.core import Submission, rng_for, settle_silent
 from engine.diplomacy import Unit
 from engine.monarchs import MonarchsState
 from engine.startrek import MAP, StarTrekState, visible_systems
 
-GAMES = [
-    ("truce", 5, {}),
-    ("diplomacy", 7, {}),
+# Every registered game at its usual table, and the variants whose bots play otherwise.
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    (name, ruleset.simulated.players, {}) for name, ruleset in RULESETS.items()
+] + [
     ("startrek", 7, {"fog_of_war": True}),
-    ("talossa", 4, {}),
-    ("monarchs", 3, {}),
     ("monarchs", 18, {"mode": "court"}),
-    ("veneer", 5, {}),
 ]
 
 
