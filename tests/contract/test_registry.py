@@ -15,6 +15,7 @@ import yaml
 
 from engine import RULESETS, Ruleset
 from engine.core import Simulated
+from tests.helpers.games import GAMES as TABLES
 from tests.helpers.paths import DATA, ROOT
 
 GAMES = sorted(RULESETS)
@@ -52,6 +53,7 @@ def test_every_game_has_its_templates_and_its_data(game: str) -> None:
     assert list((ROOT / "tests" / "engine" / game).glob("test_*.py")), "no tests in tests/engine/GAME/"
     assert game in _yaml("forgiving.yaml"), "no entry in tests/data/forgiving.yaml"
     assert game in _yaml("commands/games.yaml"), "no game in tests/data/commands/games.yaml"
+    assert game in TABLES, "no table in tests/helpers/games.py (the rooms' tests seat every game)"
 
 
 @pytest.mark.parametrize("game", GAMES)
