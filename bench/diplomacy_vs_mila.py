@@ -46,6 +46,7 @@ from engine.diplomacy import (
     check_movement_orders,
     resolve_movement,
 )
+from engine.request import resolve_request
 
 DIPLOMACY = RULESETS["diplomacy"]
 QUICK_PHASES = 300
@@ -179,7 +180,7 @@ def _time_pipeline(line: str) -> int:
     """What `courier resolve diplomacy` does for one JSON line (courier/tools/cli.py `_resolve`): parse the
     line, read every order text, adjudicate, answer as a JSON line."""
     start = perf_counter_ns()
-    json.dumps(DIPLOMACY.resolve_json(json.loads(line)), ensure_ascii=False)
+    json.dumps(resolve_request(DIPLOMACY, json.loads(line)), ensure_ascii=False)
     return perf_counter_ns() - start
 
 

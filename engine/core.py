@@ -33,6 +33,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "Picture",
+    "Played",
     "QuietRounds",
     "Resolution",
     "Ruleset",
@@ -333,6 +334,24 @@ class SilentInTurn(Protocol):
     def silent_order(self, state: Any, players: frozenset[str]) -> Sequence[str]: ...
 
 
+@runtime_checkable
+class OwnRequests(Protocol):
+    """Optional: the game reads a ``courier resolve`` request itself: its own state format and
+    checks, each with a clear ``ValueError`` (Truce's state, Diplomacy's position, the players a
+    request may give orders for). Returns the state and each player's text, in the order given.
+    Without it, ``engine.request.read_request`` reads ``state`` or ``players`` and ``options``."""
+
+    def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[Any, dict[str, str]]: ...
+
+
+@runtime_checkable
+class OtherRequests(Protocol):
+    """Optional: requests that are not a phase of a game, answered by the game alone (Monarchs' one
+    turn of the board from a map and scores); ``None`` for a phase request."""
+
+    def other_request(self, request: Mapping[str, Any]) -> JSON | None: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Amendable,
     Illustrated,
@@ -348,6 +367,8 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     QuietRounds,
     Standing,
     SilentInTurn,
+    OwnRequests,
+    OtherRequests,
 )
 
 
@@ -394,7 +415,10 @@ class Ruleset(Protocol):
 
     def from_json(self, data: Mapping[str, Any]) -> Any: ...
 
-    def resolve_json(self, request: Mapping[str, Any]) -> JSON: ...
+    def answer_json(self, played: Played) -> JSON:
+        """``courier resolve``'s answer for a phase played from a request (``engine.request``): the
+        state after it (which feeds the next request), its events or results, each player's errors."""
+        ...
 
     # The bot for an empty seat (``engine.bots``): two pure functions, so it decides from what its
     # player may see and nothing more.
@@ -448,26 +472,44 @@ def rng_for(seed: str, *parts: str) -> random.Random:
     return random.Random("/".join((seed, *parts)))
 
 
-def play_phase(
-    ruleset: Ruleset, state: Any, texts: Mapping[str, str], seed: str
-) -> tuple[dict[str, Submission], Resolution]:
-    """One phase as the shell plays it, for ``courier resolve``: each awaited player's text read and
-    applied on receipt in the order given, the default for each awaited player who wrote nothing,
-    then the phase resolved; every roll seeded as the shell seeds it, so the same seed and texts give
-    the shell's result. Texts from players who may not write in the phase are left out."""
+@dataclass(frozen=True)
+class Played:
+    """One phase played as the shell plays it (``play_phase``): what a game needs to answer
+    ``courier resolve`` (``Ruleset.answer_json``)."""
+
+    before: Any  # the state the phase started from
+    submissions: Mapping[str, Submission]  # every seat's orders the phase resolved: written or default
+    received: tuple[Event, ...]  # what the mails did on receipt (Truce's gifts)
+    refused: Mapping[str, Submission]  # mails from players the phase took no orders from, as read
+    resolution: Resolution
+
+
+def play_phase(ruleset: Ruleset, state: Any, texts: Mapping[str, str], seed: str) -> Played:
+    """One phase as the tick plays it, for ``courier resolve``: each mail read in the order given
+    against the state it finds and applied on receipt (a later mail combined with an earlier one;
+    one from a player the phase takes no orders from refused), the silent seats settled with their
+    defaults (``settle_silent``), then the phase resolved; every roll seeded by ``rng_for`` as the
+    tick seeds it, so the same seed and texts give the tick's result."""
     key = ruleset.phase(state).key
-    writers = writers_of(ruleset, state)
-    submissions: dict[str, Submission] = {}
+    before = state
+    taken: dict[str, Submission] = {}
+    refused: dict[str, Submission] = {}
+    received: list[Event] = []
     for player, text in texts.items():
-        if player in writers:
-            submissions[player] = ruleset.parse(state, player, text)
-            state, _ = ruleset.immediate(state, submissions[player])
+        submission = ruleset.parse(state, player, text)
+        if player not in writers_of(ruleset, state):
+            refused[player] = submission
+            continue
+        state, events = ruleset.immediate(state, submission)
+        received += events
+        taken[player] = ruleset.combine(taken.get(player), submission)
 
     def default(state: Any, player: str) -> Submission:
         return ruleset.default(state, player, rng_for(seed, key, "default", player))
 
-    state, submissions = settle_silent(ruleset, state, submissions, default)
-    return submissions, ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
+    state, submissions = settle_silent(ruleset, state, taken, default)
+    resolution = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
+    return Played(before, submissions, tuple(received), refused, resolution)
 
 
 def settle_silent(

@@ -288,6 +288,7 @@ def _resolve(args: argparse.Namespace) -> int:
     """One JSON document in → one out; or JSON Lines in → one line out per request. A line that is
     not JSON is answered with an error naming it, and the batch goes on."""
     from courier.errors import find_game_kind
+    from engine.request import resolve_request
 
     ruleset = find_game_kind(args.game)
     text = sys.stdin.read()
@@ -300,7 +301,7 @@ def _resolve(args: argparse.Namespace) -> int:
     failed = False
     for number, request in requests:
         try:
-            answer = ruleset.resolve_json(request if single else _json_line(number, request))
+            answer = resolve_request(ruleset, request if single else _json_line(number, request))
         except (ValueError, KeyError, TypeError) as e:
             answer, failed = {"error": str(e)}, True
         print(json.dumps(answer, ensure_ascii=False, indent=2 if single else None))

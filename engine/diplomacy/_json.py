@@ -2,18 +2,18 @@
 
 A request is a position plus ``orders`` (power → order lines); the answer is the position at the
 next phase that needs orders plus ``order_results``, so the output of one phase is the input of the
-next. The format is documented in the README."""
+next. ``engine.request`` plays the phase as the tick does. The format is documented in the README."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import LineError
+from engine.core import LineError, Played
+from engine.diplomacy._events import OrderResolved
 from engine.diplomacy._orders import Order, Unit
 from engine.diplomacy._parse import parse_orders
 from engine.diplomacy._position import DislodgedUnit, Phase, Position
-from engine.diplomacy._resolve import resolve_phase
 from engine.diplomacy._results import (
     Bounced,
     ConvoyParadox,
@@ -104,15 +104,29 @@ def _read_unit(variant: Variant, data: Mapping[str, Any]) -> Unit:
     return unit
 
 
-def resolve_request(request: Mapping[str, Any]) -> JSON:
-    """One phase: the request's position and orders in, the next position and the results out."""
-    if not isinstance(request, Mapping):
-        raise ValueError("a request is a JSON object: a position plus “orders”")
+def request_position(request: Mapping[str, Any]) -> tuple[Variant, Position, dict[str, str]]:
+    """A request's position, and each power's order lines as one text."""
     variant, position = position_from_json(request)
-    orders, refused = read_orders(variant, position, request.get("orders", {}))
-    outcome = resolve_phase(variant, position, orders)
-    answer = position_to_json(variant, outcome.position)
-    answer["order_results"] = [result_to_json(r) for r in outcome.results] + refused
+    by_power = request.get("orders", {})
+    if not isinstance(by_power, Mapping):
+        raise ValueError("“orders” must map each power to a list of order lines")
+    texts = {
+        str(p): "\n".join(lines) if isinstance(lines, list) else str(lines) for p, lines in by_power.items()
+    }
+    return variant, position, texts
+
+
+def answer_json(variant: Variant, played: Played) -> JSON:
+    """The position at the next phase that needs orders, and every order's result: those the
+    adjudicator judged, then the lines it could not read, quoted."""
+    answer = position_to_json(variant, played.resolution.state.position)
+    judged = [
+        {"power": e.power, "order": e.order, "result": e.result, "reason": e.reason}
+        for e in played.resolution.events
+        if isinstance(e, OrderResolved)
+    ]
+    mails = [*played.submissions.values(), *played.refused.values()]
+    answer["order_results"] = judged + [_refusal(s.player, e) for s in mails for e in s.errors]
     return answer
 
 

@@ -10,10 +10,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission, one_role
+from engine.core import (
+    Event,
+    Game,
+    Outcome,
+    Phase,
+    Picture,
+    Played,
+    Resolution,
+    Simulated,
+    Submission,
+    one_role,
+)
 from engine.diplomacy import _bot
 from engine.diplomacy._events import CentresCounted, DrawAgreed, GameWon, OrderResolved, PhaseBegun
-from engine.diplomacy._json import position_from_json, position_to_json, reason_text, resolve_request
+from engine.diplomacy._json import (
+    answer_json,
+    position_from_json,
+    position_to_json,
+    reason_text,
+    request_position,
+)
 from engine.diplomacy._legality import check_movement_order
 from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
 from engine.diplomacy._parse import order_vocabulary, parse_orders
@@ -213,8 +230,14 @@ class Diplomacy(Game):
             tuple((str(p), str(o), str(r)) for p, o, r in data.get("last_orders", ())),
         )
 
-    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_request(request)
+    def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[DiplomacyState, dict[str, str]]:
+        """A position with each power's orders; every power is played by a player of its name."""
+        variant, position, texts = request_position(request)
+        powers = {power: power for power in (*variant.powers, *texts)}
+        return DiplomacyState(variant.name, position, powers), texts
+
+    def answer_json(self, played: Played) -> dict[str, Any]:
+        return answer_json(find_variant(played.before.variant), played)
 
     simulated: ClassVar[Simulated] = Simulated(players=7, draws=True)
 

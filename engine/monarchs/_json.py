@@ -4,10 +4,10 @@
   "turn": 1, "turns": 8, "scores": {nation: n}, "orders": {nation: text}, "seed": "..."}``; the
   answer's ``map``, ``turn`` and ``scores`` feed the next request, and the last turn's answer carries
   the ``outcome``;
-- one phase of a whole game, court mode included: ``{"state": …}`` (as ``to_json`` writes it) or
-  ``{"setup": {"players": […], "options": {…}}}``, plus ``"orders": {player: text}`` in the order
-  the mails came, and ``"seed"``; played as the shell plays it (each mail read and applied on
-  receipt; defaults and rolls seeded as the tick seeds them)."""
+- one phase of a whole game, court mode included: ``engine.request``'s request, ``{"state": …}``
+  (as ``to_json`` writes it) or ``{"setup": {"players": […], "options": {…}}}``, plus ``"orders":
+  {player: text}`` in the order the mails came, and ``"seed"``; played as the tick plays it (each
+  mail read and applied on receipt; defaults and rolls seeded as the tick seeds them)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Outcome, Ruleset, Submission, event_to_json, rng_for, settle_silent
+from engine.core import Outcome, Played, Ruleset, event_to_json
 from engine.monarchs._board import NATIONS
 from engine.monarchs._parse import is_blank, read_orders
 from engine.monarchs._position import Position
@@ -25,11 +25,10 @@ from engine.monarchs._turn import board_ranking
 JSON = dict[str, Any]
 
 
-def resolve_request(ruleset: Ruleset, request: Mapping[str, Any]) -> JSON:
-    if not isinstance(request, Mapping):
-        raise ValueError("the request must be a JSON object: a “map” turn, or a game “state” (or “setup”)")
-    if "state" in request or "setup" in request:
-        return _phase_request(ruleset, request)
+def other_request(request: Mapping[str, Any]) -> JSON | None:
+    """One turn of the board, when the request gives no game (``state``, ``setup``, ``players``)."""
+    if any(key in request for key in ("state", "setup", "players")):
+        return None
     return _turn_request(request)
 
 
@@ -120,50 +119,22 @@ def _seed(request: Mapping[str, Any]) -> str | int:
 # --- one phase of a game (board or court mode) --------------------------------------------------
 
 
-def _phase_request(ruleset: Ruleset, request: Mapping[str, Any]) -> JSON:
-    seed = str(_seed(request))
-    state = _state(ruleset, request, seed)
-    if ruleset.outcome(state) is not None:
-        raise ValueError("the game is over; there is no phase to resolve")
-    texts = request.get("orders", {})
-    if not isinstance(texts, Mapping) or not all(isinstance(t, str) for t in texts.values()):
-        raise ValueError("“orders” must map each player to the text of their mail")
-    key = ruleset.phase(state).key
-    taken: dict[str, Submission] = {}
-    refused: dict[str, str] = {}
-    for player, text in texts.items():  # in the order the mails came, as the tick reads them
-        parsed = ruleset.parse(state, player, text)
-        if player not in ruleset.awaiting(state):
-            refused[player] = next((e.reason for e in parsed.errors), "no orders are needed from them now")
-            continue
-        state, _ = ruleset.immediate(state, parsed)
-        taken[player] = ruleset.combine(taken.get(player), parsed)
-    # The silent act in turn, monarchs first, as the tick settles them (engine.core.settle_silent).
-    state, submissions = settle_silent(
-        ruleset, state, taken, lambda state, p: ruleset.default(state, p, rng_for(seed, key, "default", p))
-    )
-    resolution = ruleset.resolve(state, submissions, rng_for(seed, key, "resolve"))
-    outcome = ruleset.outcome(resolution.state)
+def answer_json(ruleset: Ruleset, played: Played) -> JSON:
+    """The phase played as the tick plays it (``engine.request``); a mail from a player the phase
+    takes no orders from is refused with the game's reason."""
+    after = played.resolution.state
+    outcome = ruleset.outcome(after)
     return {
-        "state": ruleset.to_json(resolution.state),
-        "phase": ruleset.phase(resolution.state).label,
-        "events": [event_to_json(e) for e in resolution.events],
-        "errors": {p: [e.to_json() for e in s.errors] for p, s in taken.items() if s.errors},
-        "refused": refused,
+        "state": ruleset.to_json(after),
+        "phase": ruleset.phase(after).label,
+        "events": [event_to_json(e) for e in played.resolution.events],
+        "errors": {p: [e.to_json() for e in s.errors] for p, s in played.submissions.items() if s.errors},
+        "refused": {
+            p: next((e.reason for e in s.errors), "no orders are needed from them now")
+            for p, s in played.refused.items()
+        },
         "outcome": None if outcome is None else _outcome_json(outcome),
     }
-
-
-def _state(ruleset: Ruleset, request: Mapping[str, Any], seed: str) -> Any:
-    if "state" in request:
-        return ruleset.from_json(request["state"])
-    setup = request["setup"]
-    if not isinstance(setup, Mapping) or not isinstance(setup.get("players"), list):
-        raise ValueError("“setup” must hold “players” (a list of names) and “options”")
-    options = setup.get("options", {})
-    if not isinstance(options, Mapping):
-        raise ValueError('“setup”: “options” must be an object, e.g. {"mode": "court", "turns": 8}')
-    return ruleset.setup([str(p) for p in setup["players"]], options, rng_for(seed, "setup"))
 
 
 def _outcome_json(outcome: Outcome) -> JSON:

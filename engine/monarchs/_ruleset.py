@@ -17,6 +17,7 @@ from engine.core import (
     Outcome,
     Phase,
     Picture,
+    Played,
     Resolution,
     Simulated,
     Submission,
@@ -48,7 +49,7 @@ from engine.monarchs._events import (
     TurnScored,
 )
 from engine.monarchs._final import final_scores
-from engine.monarchs._json import resolve_request
+from engine.monarchs._json import answer_json, other_request
 from engine.monarchs._maps import pictures
 from engine.monarchs._parse import is_blank, orders_by_nation, orders_submission, read_orders
 from engine.monarchs._position import Position
@@ -308,8 +309,11 @@ class Monarchs(Game):
     def from_json(self, data: Mapping[str, Any]) -> MonarchsState:
         return state_from_json(data)
 
-    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(self, request)
+    def other_request(self, request: Mapping[str, Any]) -> JSON | None:
+        return other_request(request)
+
+    def answer_json(self, played: Played) -> JSON:
+        return answer_json(self, played)
 
     simulated: ClassVar[Simulated] = Simulated(players=3, unit="turn")
 

@@ -17,6 +17,7 @@ from engine.core import (
     Outcome,
     Phase,
     Picture,
+    Played,
     Resolution,
     Simulated,
     Submission,
@@ -29,7 +30,7 @@ from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import PhaseBegun
 from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
-from engine.startrek._json import resolve_request
+from engine.startrek._json import answer_json
 from engine.startrek._parse import Ability, display, read_lines, unit_text
 from engine.startrek._resolve import (
     INTEL_KINDS,
@@ -238,8 +239,8 @@ class StarTrek(Game):
     def from_json(self, data: Mapping[str, Any]) -> StarTrekState:
         return state_from_json(data)
 
-    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_request(self, request)
+    def answer_json(self, played: Played) -> dict[str, Any]:
+        return answer_json(self, played)
 
     simulated: ClassVar[Simulated] = Simulated(players=7, draws=True)
 

@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Event, event_to_json, play_phase
+from engine.core import Event, Played, event_to_json
 from engine.talossa._map import map_for
 from engine.talossa._state import Arrival, Country, Holding, TalossaState
 
@@ -116,31 +116,24 @@ def _holding(data: Mapping[str, Any]) -> Holding:
     )
 
 
-def resolve_request(request: Mapping[str, Any], ruleset: Any) -> JSON:
-    """``{"state", "orders": {player: text}, "seed"}`` → the step resolved.
-
-    ``orders`` are taken in the order they are listed, which is the order of submission. Living
-    conquerors missing from ``orders`` get 6 random actions, drawn from ``seed`` as the shell draws
-    them (``engine.core.play_phase``).
-    """
-    if not isinstance(request, Mapping):
-        raise ValueError("the request must be a JSON object with “state”, “orders” and “seed”")
-    state = state_from_json(request.get("state"))  # type: ignore[arg-type]
-    orders = request.get("orders", {})
-    if not isinstance(orders, Mapping) or not all(isinstance(t, str) for t in orders.values()):
-        raise ValueError("“orders” must map player names to their Action Plan text")
-    strangers = sorted(set(orders) - set(state.alive))
+def check_players(state: TalossaState, texts: Mapping[str, str]) -> None:
+    """Orders come only from conquerors still in the game."""
+    strangers = sorted(set(texts) - set(state.alive))
     if strangers:
         raise ValueError(f"orders for {strangers}, who lead no living country; they are {list(state.alive)}")
-    seed = request.get("seed", "")
-    if not isinstance(seed, (str, int)):
-        raise ValueError("“seed” must be a string or a number")
-    submissions, resolution = play_phase(ruleset, state, orders, str(seed))
-    outcome = ruleset.outcome(resolution.state)
+
+
+def answer_json(ruleset: Any, played: Played) -> JSON:
+    """The step resolved: the plans as read (living conquerors with none got 6 random actions,
+    drawn from the seed as the tick draws them), the events, each plan's errors, the outcome.
+    ``orders`` are taken in the order listed, which is the order of submission."""
+    after = played.resolution.state
+    outcome = ruleset.outcome(after)
+    submissions = played.submissions
     return {
-        "state": state_to_json(resolution.state),
+        "state": state_to_json(after),
         "plans": {p: list(s.orders) for p, s in submissions.items()},
-        "events": [event_to_json(e) for e in resolution.events if isinstance(e, Event)],
+        "events": [event_to_json(e) for e in played.resolution.events if isinstance(e, Event)],
         "errors": {p: [e.to_json() for e in s.errors] for p, s in submissions.items() if s.errors},
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
     }

@@ -8,13 +8,25 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission, match_name
+from engine.core import (
+    Event,
+    Game,
+    Outcome,
+    Phase,
+    Picture,
+    Played,
+    Resolution,
+    Simulated,
+    Submission,
+    match_name,
+)
 from engine.reading import Vocabulary, forgiving
+from engine.request import read_request
 from engine.talossa import _bot
 from engine.talossa._actions import numbered
 from engine.talossa._colours import choose_colour
 from engine.talossa._events import ConquerorJoined, StartingLandAssigned
-from engine.talossa._json import resolve_request, state_from_json, state_to_json
+from engine.talossa._json import answer_json, check_players, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import VERBS, read_plan
 from engine.talossa._plan import dice
@@ -266,8 +278,13 @@ class Talossa(Game):
     def from_json(self, data: Mapping[str, Any]) -> TalossaState:
         return state_from_json(data)
 
-    def resolve_json(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_request(request, self)
+    def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[TalossaState, dict[str, str]]:
+        state, texts = read_request(self, request, seed)
+        check_players(state, texts)
+        return state, texts
+
+    def answer_json(self, played: Played) -> dict[str, Any]:
+        return answer_json(self, played)
 
     simulated: ClassVar[Simulated] = Simulated(players=4, unit="step")
 

@@ -2,46 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Event, Outcome, Submission, event_to_json
+from engine.core import Outcome, Played, event_to_json
 from engine.truce._events import CoinsRemoved
-from engine.truce._gifts import apply_gifts
-from engine.truce._resolve import resolve_round
 from engine.truce._state import JSON, MIN_PLAYERS, Player, Result, TruceState
 from engine.truce._view import decide
 
-Reader = Callable[[TruceState, str, str], Submission]
 
-
-def resolve_request(request: Mapping[str, Any], read: Reader) -> JSON:
-    """Read each player's orders (``read``: the ruleset's ``parse``, as for mail), apply their
-    gifts, resolve the round. Bad input → ValueError.
-
-    Truce has no chance, so ``seed`` is checked but changes nothing.
-    """
-    if not isinstance(request, Mapping):
-        raise ValueError("the request must be a JSON object with “state”, “orders” and “seed”")
+def read_request(request: Mapping[str, Any]) -> tuple[TruceState, dict[str, str]]:
+    """The round's state (the format above) and each player's orders, in the players' order."""
     state = read_state(request.get("state"))
-    orders = _read_orders(request.get("orders", {}), state)
-    if not isinstance(request.get("seed", ""), (str, int)):
-        raise ValueError("“seed” must be a string")
-    submissions: dict[str, Submission] = {}
-    events: list[Event] = []
-    for player, text in orders.items():
-        submissions[player] = read(state, player, text)
-        state, gifts = apply_gifts(state, submissions[player])
-        events += gifts
-    after, round_events = resolve_round(state, submissions)
-    events += round_events
+    return state, _read_orders(request.get("orders", {}), state)
+
+
+def answer_json(played: Played) -> JSON:
+    """The round resolved: each player's result, the coins that left the game (gifts' included),
+    every event (the gifts on receipt first), each player's errors, the outcome after the last
+    round. Truce has no chance, so the seed changes nothing."""
+    after = played.resolution.state
+    events = [*played.received, *played.resolution.events]
     outcome = decide(after) if after.finished else None
     return {
         "state": write_state(after),
         "results": {r.player: _result_json(r) for r in after.last},
         "removed": sum(e.coins for e in events if isinstance(e, CoinsRemoved)),
         "events": [event_to_json(e) for e in events],
-        "errors": {p: [e.to_json() for e in s.errors] for p, s in submissions.items() if s.errors},
+        "errors": {p: [e.to_json() for e in s.errors] for p, s in played.submissions.items() if s.errors},
         "outcome": None if outcome is None else _outcome_json(outcome),
     }
 

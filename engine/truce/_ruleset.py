@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.chart import standings_chart
-from engine.core import Count, Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission
+from engine.core import Count, Event, Game, Outcome, Phase, Picture, Played, Resolution, Simulated, Submission
 from engine.reading import Vocabulary, forgiving
 from engine.truce import _bot
 from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
-from engine.truce._json import resolve_request
+from engine.truce._json import answer_json, read_request
 from engine.truce._parse import VERBS, parse_orders
 from engine.truce._resolve import resolve_round
 from engine.truce._state import (
@@ -139,8 +139,11 @@ class Truce(Game):
     def from_json(self, data: Mapping[str, Any]) -> TruceState:
         return state_from_json(data)
 
-    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request, self.parse)
+    def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[TruceState, dict[str, str]]:
+        return read_request(request)
+
+    def answer_json(self, played: Played) -> JSON:
+        return answer_json(played)
 
     simulated: ClassVar[Simulated] = Simulated(players=5, unit="round", histograms=frozenset({REMOVED}))
 

@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.chart import standings_chart
-from engine.core import Event, Game, Outcome, Phase, Picture, Resolution, Simulated, Submission
+from engine.core import Event, Game, Outcome, Phase, Picture, Played, Resolution, Simulated, Submission
 from engine.reading import Vocabulary, forgiving
+from engine.request import read_request
 from engine.veneer import _bot
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
-from engine.veneer._json import resolve_request
+from engine.veneer._json import answer_json, check_players
 from engine.veneer._orders import ORDER_WORDS
 from engine.veneer._parse import names_of, parse_orders
 from engine.veneer._phases import awaiting, card_holders, phase_of
@@ -116,8 +117,13 @@ class Veneer(Game):
     def from_json(self, data: Mapping[str, Any]) -> VeneerState:
         return state_from_json(data)
 
-    def resolve_json(self, request: Mapping[str, Any]) -> JSON:
-        return resolve_request(request, self.parse)
+    def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[VeneerState, dict[str, str]]:
+        state, texts = read_request(self, request, seed)
+        check_players(state, texts)
+        return state, texts
+
+    def answer_json(self, played: Played) -> JSON:
+        return answer_json(played)
 
     simulated: ClassVar[Simulated] = Simulated(players=5)
 

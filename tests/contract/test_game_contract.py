@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine import RULESETS, Ruleset
 from engine.core import OPTIONAL_HOOKS, Event, SilentInTurn, play_phase, rng_for, settle_silent
 from engine.reading import Vocabulary
+from engine.request import resolve_request
 from tests.conftest import Table
 from tests.helpers.forgiving import FORGIVING
 from tests.helpers.paths import ROOT
@@ -111,10 +112,10 @@ def test_a_phase_plays_alike_from_one_seed_and_the_defaults_are_legal(game: str)
     texts give the same phase; every absent player's default reads back without error."""
     ruleset, state, writer = _started(game)
     texts = {writer: ruleset.order_template(state, writer)}
-    submissions, resolution = play_phase(ruleset, state, texts, "seed")
-    _, again = play_phase(ruleset, state, texts, "seed")
-    assert ruleset.to_json(resolution.state) == ruleset.to_json(again.state)
-    for player, submission in submissions.items():
+    played = play_phase(ruleset, state, texts, "seed")
+    again = play_phase(ruleset, state, texts, "seed")
+    assert ruleset.to_json(played.resolution.state) == ruleset.to_json(again.resolution.state)
+    for player, submission in played.submissions.items():
         if player != writer and submission.orders:
             assert ruleset.parse(state, player, "\n".join(submission.orders)).errors == (), player
 
@@ -137,7 +138,7 @@ def test_courier_resolve_plays_a_phase_as_the_tick_did(tmp_path: Path) -> None:
     talossa = RULESETS["talossa"]
     start = talossa.setup(row.setup["players"], row.setup["options"], rng_for(row.seed, "setup"))
     request = {"state": talossa.to_json(start), "orders": {"Al": "R: Abbavilla, 3"}, "seed": row.seed}
-    assert talossa.resolve_json(request)["state"] == played["state_after"]
+    assert resolve_request(talossa, request)["state"] == played["state_after"]
 
 
 NOISE = [

@@ -31,7 +31,8 @@ def _yaml(path: str) -> dict[str, Any]:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_keeps_the_whole_contract(game: str) -> None:
     """Its hooks: the bot (``view_of``, ``bot_orders``), what the simulator needs (``simulated``,
-    ``seat_labels``, ``counts``), the JSON forms (``to_json``, ``from_json``, ``resolve_json``)."""
+    ``seat_labels``, ``counts``), the JSON forms (``to_json``, ``from_json``, and ``answer_json``
+    for ``courier resolve``)."""
     ruleset = RULESETS[game]
     assert isinstance(ruleset, Ruleset) and ruleset.name == game
     missing = [hook for hook in (*HOOKS, "simulated", "name", "title") if not hasattr(ruleset, hook)]

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.diplomacy._json import resolve_request
+from engine.diplomacy import DIPLOMACY
+from engine.request import resolve_request
 
 START: dict[str, Any] = {
     "variant": "standard",
@@ -25,7 +26,9 @@ START: dict[str, Any] = {
 
 
 def test_a_bounce_then_a_dislodgement_then_a_retreat() -> None:
-    spring = resolve_request({**START, "orders": {"France": ["A par - bur"], "Germany": ["A mun - bur"]}})
+    spring = resolve_request(
+        DIPLOMACY, {**START, "orders": {"France": ["A par - bur"], "Germany": ["A mun - bur"]}}
+    )
     assert spring["phase"] == {"season": "fall", "year": 1901, "kind": "movement"}
     assert {r["order"]: r["result"] for r in spring["order_results"]} == {
         "A par - bur": "fails",
@@ -33,29 +36,31 @@ def test_a_bounce_then_a_dislodgement_then_a_retreat() -> None:
     }
     assert spring["supply_centers"]["France"] == ["bre", "mar", "par"]  # omitted = home centres
     attack = resolve_request(
-        {**START, "orders": {"France": ["A par - bur", "A mar S A par - bur"], "Germany": ["A mun - bur"]}}
+        DIPLOMACY,
+        {**START, "orders": {"France": ["A par - bur", "A mar S A par - bur"], "Germany": ["A mun - bur"]}},
     )
     assert attack["phase"]["season"] == "fall"
-    move = resolve_request({**attack, "orders": {"France": ["A bur - mun", "A mar - bur"]}})
+    move = resolve_request(DIPLOMACY, {**attack, "orders": {"France": ["A bur - mun", "A mar - bur"]}})
     assert move["dislodged"] == []
     fight = resolve_request(
+        DIPLOMACY,
         {
             **START,
             "units": [*START["units"], {"power": "Germany", "type": "A", "location": "bur"}],
             "orders": {"France": ["A par - bur", "A mar S A par - bur"], "Germany": ["A bur H"]},
-        }
+        },
     )
     assert fight["phase"] == {"season": "spring", "year": 1901, "kind": "retreat"}
     assert fight["dislodged"] == [
         {"power": "Germany", "type": "A", "location": "bur", "attacker_from": "par"}
     ]
-    retreat = resolve_request({**fight, "orders": {"Germany": ["A bur R ruh"]}})
+    retreat = resolve_request(DIPLOMACY, {**fight, "orders": {"Germany": ["A bur R ruh"]}})
     assert {"power": "Germany", "type": "A", "location": "ruh"} in retreat["units"]
     assert retreat["phase"] == {"season": "fall", "year": 1901, "kind": "movement"}
 
 
 def test_unreadable_lines_are_illegal_results_quoting_them() -> None:
-    answer = resolve_request({**START, "orders": {"France": ["A par - bru"]}})
+    answer = resolve_request(DIPLOMACY, {**START, "orders": {"France": ["A par - bru"]}})
     (result,) = answer["order_results"]
     assert result["result"] == "illegal" and "A par - bur" in result["reason"]
 
@@ -70,7 +75,7 @@ def test_unreadable_lines_are_illegal_results_quoting_them() -> None:
 )
 def test_bad_requests_are_refused_clearly(request_: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        resolve_request(request_)
+        resolve_request(DIPLOMACY, request_)
 
 
 def test_json_lines_through_the_cli() -> None:

@@ -53,8 +53,7 @@ ORDERS = {
 
 
 def drawn(texts: dict[str, str]) -> tuple[DiplomacyState, ET.Element]:
-    _, resolution = play_phase(DIPLOMACY, game(), texts, "seed")
-    state = resolution.state
+    state = play_phase(DIPLOMACY, game(), texts, "seed").resolution.state
     (picture,) = DIPLOMACY.pictures(state, None)
     return state, ET.fromstring(picture.svg)
 

@@ -26,6 +26,7 @@ from engine.monarchs import (
     win_chance,
 )
 from engine.monarchs._orders import check_orders
+from engine.request import resolve_request
 from tests.helpers.paths import DATA as TEST_DATA
 
 DATA = TEST_DATA / "monarchs"
@@ -108,7 +109,7 @@ def test_nobody_may_enter_another_nations_home_base() -> None:
 
 
 def _example(seed: str) -> dict[str, Any]:
-    return MONARCHS.resolve_json({"orders": EXAMPLE["orders"], "seed": seed, "turns": 8})
+    return resolve_request(MONARCHS, {"orders": EXAMPLE["orders"], "seed": seed, "turns": 8})
 
 
 @pytest.mark.parametrize("branch", EXAMPLE["branches"], ids=[b["seed"] for b in EXAMPLE["branches"]])
@@ -178,7 +179,7 @@ def test_a_tie_in_strength_is_drawn_again() -> None:
 
 
 def test_the_last_turn_counts_double() -> None:
-    last = MONARCHS.resolve_json({"orders": {}, "seed": "x", "turn": 8, "turns": 8})
-    other = MONARCHS.resolve_json({"orders": {}, "seed": "x", "turn": 7, "turns": 8})
+    last = resolve_request(MONARCHS, {"orders": {}, "seed": "x", "turn": 8, "turns": 8})
+    other = resolve_request(MONARCHS, {"orders": {}, "seed": "x", "turn": 7, "turns": 8})
     assert other["points"] == {"red": 20, "green": 20, "blue": 20}
     assert last["points"] == {"red": 40, "green": 40, "blue": 40}

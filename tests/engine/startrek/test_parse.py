@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.request import resolve_request
 from engine.startrek import MAP, STARTREK, read_ability, to_diplomacy
 from tests.helpers.startrek import PLAYERS, board, play
 
@@ -87,9 +88,9 @@ def test_random_openings_keep_units_and_round_trip(seed: int) -> None:
 
 def test_resolve_json_answers_with_the_next_state() -> None:
     request = {"setup": {"players": list(PLAYERS), "options": {"roles": PLAYERS}}, "orders": {}, "seed": 1}
-    answer = STARTREK.resolve_json(request)
+    answer = resolve_request(STARTREK, request)
     assert answer["phase"] == "Spring 2370 intelligence window"
-    again = STARTREK.resolve_json({"state": answer["state"], "orders": {"car": "ship cardassia - bajor"}})
+    again = resolve_request(STARTREK, {"state": answer["state"], "orders": {"car": "ship cardassia - bajor"}})
     assert again["phase"] == "Fall 2370"
 
 

@@ -14,6 +14,7 @@ from openpyxl import load_workbook
 from courier.journal.replay import replay_game
 from courier.journal.sqlite import Journal
 from engine import Ruleset, find_ruleset
+from engine.request import resolve_request
 from engine.talossa import TALOSSA, ConquerorJoined
 from engine.talossa._state import Board
 from tests.conftest import last_text, write
@@ -112,8 +113,8 @@ def test_the_json_request_resolves_a_step_with_random_plans_for_the_silent() -> 
         "orders": {"Bea": "R: Downer, 12", "Al": "R: Abbavilla, 12\nQ: Abbavilla >> Downer, 2"},
         "seed": "s",
     }
-    answer = json.loads(json.dumps(TALOSSA.resolve_json(request)))
-    assert answer == TALOSSA.resolve_json(request)  # seeded: the same request, the same answer
+    answer = json.loads(json.dumps(resolve_request(TALOSSA, request)))
+    assert answer == resolve_request(TALOSSA, request)  # seeded: the same request, the same answer
     published = [e for e in answer["events"] if e["event"] == "PlanPublished"]
     assert [(e["player"], e["drawn"]) for e in published] == [
         ("Bea", False),
@@ -124,4 +125,4 @@ def test_the_json_request_resolves_a_step_with_random_plans_for_the_silent() -> 
     battle = next(e for e in answer["events"] if e["event"] == "BattleFought")
     assert len(battle["throws"][0]["attacker"]) == 13 and len(battle["throws"][0]["defender"]) == 13
     with pytest.raises(ValueError, match="lead no living country"):
-        TALOSSA.resolve_json({**request, "orders": {"Zed": "R: Downer, 1"}})
+        resolve_request(TALOSSA, {**request, "orders": {"Zed": "R: Downer, 1"}})

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.request import resolve_request
 from engine.truce import TRUCE
 from tests.helpers.paths import DATA
 
@@ -28,7 +29,7 @@ def _attacks(answer: dict[str, Any], kind: str) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
 def test_rules_case(case: dict[str, Any]) -> None:
-    answer = TRUCE.resolve_json(_request(case))
+    answer = resolve_request(TRUCE, _request(case))
     expect = case["expect"]
     assert not answer["errors"], answer["errors"]
     supply = {p["name"]: p["supply"] for p in answer["state"]["players"]}

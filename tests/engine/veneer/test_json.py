@@ -10,18 +10,19 @@ import random
 import pytest
 
 from engine import find_ruleset
+from engine.request import resolve_request
 
 
 def test_a_game_starts_and_advances_by_json() -> None:
     veneer = find_ruleset("veneer")
-    answer = veneer.resolve_json(
-        {"players": ["Ann", "Bob", "Cy"], "seed": "s", "orders": {"Bob": "chose Smiths"}}
+    answer = resolve_request(
+        veneer, {"players": ["Ann", "Bob", "Cy"], "seed": "s", "orders": {"Bob": "chose Smiths"}}
     )
     assert answer["phase"].startswith("t1-") and answer["errors"]["Bob"][0]["line"] == "chose Smiths"
     assert {e["event"] for e in answer["events"]} >= {"TargetsDealt", "FactionChosen", "TurnBegan"}
     state = veneer.from_json(json.loads(json.dumps(answer["state"])))
     assert veneer.to_json(state) == answer["state"]
-    again = veneer.resolve_json({"state": answer["state"], "seed": "s", "orders": {}})
+    again = resolve_request(veneer, {"state": answer["state"], "seed": "s", "orders": {}})
     assert again["phase"] != answer["phase"] or again["awaiting"]
 
 
@@ -36,7 +37,7 @@ def test_a_game_starts_and_advances_by_json() -> None:
 )
 def test_bad_requests_say_what_is_wrong(request_: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        find_ruleset("veneer").resolve_json(request_)
+        resolve_request(find_ruleset("veneer"), request_)
 
 
 def test_a_card_holder_not_awaited_plays_by_json() -> None:
@@ -46,7 +47,7 @@ def test_a_card_holder_not_awaited_plays_by_json() -> None:
     state = dataclasses.replace(state, seats=seats, stage="end", turn=1, active="Ann")
     state = state.with_seat("Cy", hand=("Windfall",))
     orders = {"Cy": "play Windfall", "Bob": "pass"}
-    answer = veneer.resolve_json({"state": veneer.to_json(state), "seed": "s", "orders": orders})
+    answer = resolve_request(veneer, {"state": veneer.to_json(state), "seed": "s", "orders": orders})
     assert answer["ignored"] == ["Bob"]
     assert "CardPlayed" in {e["event"] for e in answer["events"]}
     assert veneer.from_json(answer["state"]).seat("Cy").hand == ()
