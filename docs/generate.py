@@ -95,9 +95,9 @@ def _unfence(body: str) -> str:
     return "\n".join(inner[1:-1]) + "\n" if len(inner) >= 2 else ""
 
 
-def fenced(output: str) -> str:
-    """Output as it is pasted between the markers."""
-    return "```text\n" + output.rstrip("\n") + "\n```"
+def fenced(command: str, output: str) -> str:
+    """A command's output as it is pasted between the markers, under the command."""
+    return f"```text\n$ {command}\n" + output.rstrip("\n") + "\n```"
 
 
 def commands(block: Block) -> list[str]:
@@ -168,7 +168,7 @@ def play(document: Path, sandbox: Sandbox, *, slow: bool) -> Iterator[tuple[Gene
         where = f"{document.relative_to(ROOT)}:{part.line}"
         if isinstance(part, Generated):
             if slow or not part.slow:
-                yield part, fenced(sandbox.run(part.command)) + "\n"
+                yield part, fenced(part.command, sandbox.run(part.command)) + "\n"
         elif runnable(part):
             for line in commands(part):
                 _run_line(sandbox, line, where)
@@ -219,7 +219,7 @@ def stale(document: Path, sandbox: Sandbox, *, slow: bool) -> list[str]:
     return [
         f"{document.relative_to(ROOT)}:{region.line}: {region.command}"
         for region, output in play(document, sandbox, slow=slow)
-        if fenced(region.pasted) + "\n" != output
+        if f"```text\n{region.pasted}```\n" != output
     ]
 
 
