@@ -114,10 +114,13 @@ class Sandbox:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.run("courier init")
+        self.made = False  # made at the first command: most documents run none
 
     def run(self, command: str, stdin: str | None = None) -> str:
         """Run one shell line here with this Python's ``courier``; its output, or CommandFailed."""
+        if not self.made:
+            self.made = True
+            self.run("courier init")
         path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
         done = subprocess.run(
             ["bash", "-c", command],
