@@ -3,14 +3,17 @@
 A Markdown file here (README.md, docs/**/*.md, engine/*/README.md) is read as a script, top to
 bottom, in a scratch folder where ``courier init`` has made a deployment:
 
-- a ```` ```sh ```` block's lines are ``courier …`` commands, run in turn (``sh no-run`` marks a
-  block that needs accounts, a mail server or an editor: cron, systemd, Gmail); the README's first
-  two blocks, which make a venv, are checked by the test apart;
+- a ```` ```sh ```` block's lines are ``courier …`` commands, run in turn (``python …`` ones in the
+  repository, but for the suite and this script); ``sh no-run`` marks a block that needs accounts,
+  a mail server or an editor (cron, systemd, Gmail); the README's first two blocks, which make a
+  venv, are checked by the test apart;
 - ``<!-- generated: CMD -->`` … ``<!-- end -->`` holds CMD's output as a ```` ```text ```` block,
-  rewritten by this script (``<!-- generated slow: CMD -->`` for the ones too slow for the tests);
+  rewritten by this script (``<!-- generated slow: CMD -->`` for the ones too slow for the tests;
+  ``<!-- generated: module.function() -->`` for Markdown a Python function writes);
 - a ```` ```json resolve GAME ```` block is a request to ``courier resolve GAME``, and the
   ```` ```json answer ```` block after it its answer, where a ``"…"`` stands for whatever the answer
-  holds there (in a list, any number of items).
+  holds there (in a list, any number of items);
+- a ```` ```python run ```` block is run whole by the test (other Python blocks are snippets).
 
 ``python docs/generate.py`` rewrites every generated block; ``--check`` lists the stale ones
 instead (exit 1), as ``tests/contract/test_docs.py`` does for the quick ones.
@@ -19,6 +22,7 @@ instead (exit 1), as ``tests/contract/test_docs.py`` does for the quick ones.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import subprocess
@@ -35,6 +39,9 @@ ELLIPSIS = "…"
 FENCE = re.compile(r"^```(\S*)[ \t]*(.*)$")
 GENERATED = re.compile(r"^<!-- generated( slow)?: (.+) -->$")
 END = "<!-- end -->"
+FUNCTION = re.compile(r"^[\w.]+\(\)$")  # a region a Python function writes: <!-- generated: mod.fn() -->
+# Not run from the docs: the suite itself, and this script (it would rewrite what is being read).
+SKIPPED = ("python -m pytest", "python docs/generate.py")
 # Paths that change from run to run: the demo's own temporary folder, and the scratch folder.
 DEMO_FOLDER = re.compile(r"/tmp/courier-demo-[A-Za-z0-9_]+")
 
@@ -74,8 +81,8 @@ def parse(text: str) -> Iterator[Block | Generated]:
         fence = FENCE.match(lines[index].strip())
         if generated:
             end = lines.index(END, index)
-            body = "\n".join(lines[index + 1 : end])
-            yield Generated(generated[2], bool(generated[1]), _unfence(body), index + 1)
+            pasted = "".join(line_ + "\n" for line_ in lines[index + 1 : end])
+            yield Generated(generated[2], bool(generated[1]), pasted, index + 1)
             index = end + 1
         elif fence:
             end = next(i for i in range(index + 1, len(lines)) if lines[i].strip() == "```")
@@ -88,11 +95,6 @@ def parse(text: str) -> Iterator[Block | Generated]:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
-
-
-def _unfence(body: str) -> str:
-    inner = body.strip("\n").split("\n")
-    return "\n".join(inner[1:-1]) + "\n" if len(inner) >= 2 else ""
 
 
 def fenced(command: str, output: str) -> str:
@@ -116,15 +118,16 @@ class Sandbox:
         self.folder = folder
         self.made = False  # made at the first command: most documents run none
 
-    def run(self, command: str, stdin: str | None = None) -> str:
-        """Run one shell line here with this Python's ``courier``; its output, or CommandFailed."""
+    def run(self, command: str, stdin: str | None = None, *, inside: Path | None = None) -> str:
+        """Run one shell line here (or inside another folder) with this Python's ``courier``; its
+        output, or CommandFailed."""
         if not self.made:
             self.made = True
             self.run("courier init")
         path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
         done = subprocess.run(
             ["bash", "-c", command],
-            cwd=self.folder,
+            cwd=inside or self.folder,
             input=stdin,
             capture_output=True,
             text=True,
@@ -171,7 +174,7 @@ def play(document: Path, sandbox: Sandbox, *, slow: bool) -> Iterator[tuple[Gene
         where = f"{document.relative_to(ROOT)}:{part.line}"
         if isinstance(part, Generated):
             if slow or not part.slow:
-                yield part, fenced(part.command, sandbox.run(part.command)) + "\n"
+                yield part, _output(sandbox, part.command)
         elif runnable(part):
             for line in commands(part):
                 _run_line(sandbox, line, where)
@@ -179,11 +182,22 @@ def play(document: Path, sandbox: Sandbox, *, slow: bool) -> Iterator[tuple[Gene
             request = _check_json(sandbox, part, request, where)
 
 
+def _output(sandbox: Sandbox, command: str) -> str:
+    """What a generated region holds: a Python function's Markdown, or a command's output fenced."""
+    if FUNCTION.match(command):
+        module, function = command.removesuffix("()").rsplit(".", 1)
+        return str(getattr(importlib.import_module(module), function)())
+    return fenced(command, sandbox.run(command)) + "\n"
+
+
 def _run_line(sandbox: Sandbox, line: str, where: str) -> None:
-    if not line.startswith("courier "):
-        raise CommandFailed(f"{where}: {line!r} is no courier command (mark the block `sh no-run`)")
+    """A ``courier`` command runs in the scratch deployment, a ``python`` one in the repository."""
+    if line.startswith(SKIPPED):
+        return
+    if not line.startswith(("courier ", "python ")):
+        raise CommandFailed(f"{where}: {line!r} is no courier or python command (mark the block `sh no-run`)")
     try:
-        sandbox.run(line)
+        sandbox.run(line, inside=ROOT if line.startswith("python ") else None)
     except CommandFailed as failed:
         raise CommandFailed(f"{where}: {failed}") from failed
 
@@ -213,7 +227,7 @@ def refreshed(document: Path, sandbox: Sandbox, *, slow: bool = True) -> str:
     lines = document.read_text(encoding="utf-8").split("\n")
     for region, output in reversed(list(play(document, sandbox, slow=slow))):
         end = lines.index(END, region.line)
-        lines[region.line : end] = output.rstrip("\n").split("\n")
+        lines[region.line : end] = output.removesuffix("\n").split("\n") if output else []
     return "\n".join(lines)
 
 
@@ -222,7 +236,7 @@ def stale(document: Path, sandbox: Sandbox, *, slow: bool) -> list[str]:
     return [
         f"{document.relative_to(ROOT)}:{region.line}: {region.command}"
         for region, output in play(document, sandbox, slow=slow)
-        if f"```text\n{region.pasted}```\n" != output
+        if region.pasted != output
     ]
 
 
