@@ -39,7 +39,7 @@ from pathlib import Path
 from courier.backends.maildir import deliver
 from courier.backends.workbook import write_config
 from courier.config.deployment import load_deployment
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tick.runbook import run_tick
 from engine import RULESETS, find_ruleset
 
@@ -110,7 +110,7 @@ def deliver_orders(root: Path, *, total: int | None, at: datetime, rng: random.R
     """Mail each running game's awaited players their default orders (``total`` mails in all, cycling
     through the games and players; None: one mail per awaited player). Returns the number delivered."""
     deployment = load_deployment(root / "courier.toml")
-    journal = Journal(deployment.journal_path)
+    journal = SqliteJournal(deployment.journal_path)
     try:
         queues = [list(_mails_for(journal.game(g.id), rng)) for g in deployment.games]
     finally:
@@ -134,7 +134,7 @@ def _spread(queues: list[list[tuple[str, str, str]]], total: int) -> list[tuple[
 
 
 def _mails_for(row: object, rng: random.Random) -> list[tuple[str, str, str]]:
-    from courier.journal.sqlite import GameRow
+    from courier.journal.interface import GameRow
 
     if not isinstance(row, GameRow) or row.finished:
         return []
@@ -214,7 +214,7 @@ def measure(root: Path, history: int, *, mails: int, rng: random.Random, profile
 
 def _running(root: Path) -> int:
     deployment = load_deployment(root / "courier.toml")
-    journal = Journal(deployment.journal_path)
+    journal = SqliteJournal(deployment.journal_path)
     try:
         return sum(1 for g in journal.games() if not g.finished)
     finally:

@@ -17,7 +17,7 @@ from courier.backends.maildir import deliver
 from courier.backends.workbook import write_config
 from courier.config.deployment import Deployment, load_deployment
 from courier.config.game import Player
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tick.runbook import run_tick
 from tests.helpers.clock import LONDON
 
@@ -94,7 +94,7 @@ class Table:
         write_config(root / "truce-1.xlsx", config, players)
         self.deployment: Deployment = load_deployment(root / "courier.toml")
         # A fixed Message-ID key, so two tables' mail can be compared byte for byte (privacy tests).
-        journal = Journal(self.deployment.journal_path)
+        journal = SqliteJournal(self.deployment.journal_path)
         journal.set_meta("mail/secret", "5e" * 32)
         journal.close()
         self.count = 0
@@ -157,8 +157,8 @@ class Table:
         rows = XlsxWorkbook(self.root / "truce-1.xlsx").read().players
         return [Player(r["name"], r["email"].lower()) for r in rows]
 
-    def journal(self) -> Journal:
-        return Journal(self.deployment.journal_path)
+    def journal(self) -> SqliteJournal:
+        return SqliteJournal(self.deployment.journal_path)
 
 
 def text_of(message: EmailMessage) -> str:

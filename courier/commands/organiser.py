@@ -13,7 +13,6 @@ from datetime import datetime
 from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
-from courier.journal.sqlite import Journal
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
 from courier.state.newcomers import participants
 from engine.core import Outcome, fold
@@ -88,10 +87,10 @@ def rollback(step: Step, command: Command) -> str:
     undone_joins = {a.player for k in later for a in journal.acts(game, k) if a.kind == "join"}
     if undone_joins:  # a newcomer who joined in an undone phase joins again at the next tick
         joined = [p for p in step.row.setup.get("joined", []) if p not in undone_joins]
-        Journal.set_setup(step.db, game, {**step.row.setup, "joined": joined})
+        step.db.set_setup(game, {**step.row.setup, "joined": joined})
         step.row = dataclasses.replace(step.row, setup={**step.row.setup, "joined": joined})
-    Journal.void_submissions(step.db, game, later)
-    Journal.undo_rounds(step.db, game, keys[index:], at=step.tick.now)
+    step.db.void_submissions(game, later)
+    step.db.undo_rounds(game, keys[index:], at=step.tick.now)
     ruleset = step.loaded.config.ruleset
     state = ruleset.from_json(record["state_before"])
     paused = control(journal, game).get("paused")
@@ -126,7 +125,7 @@ def replace(step: Step, command: Command) -> str:
     seats = {**step.row.setup.get("seats", {}), seat: {"email": command.email, "name": command.new_name}}
     back = sorted(kicked(step.row) - {seat})  # a seat left empty is filled again
     setup = {**step.row.setup, "seats": seats, "kicked": back}
-    Journal.set_setup(step.db, step.row.id, setup)
+    step.db.set_setup(step.row.id, setup)
     step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = new_config = with_seats(config, step.row)
     label = seat_label(step.row, seat)
@@ -179,7 +178,7 @@ def bot(step: Step, command: Command) -> str:
     address = f"{re.sub(r'[^a-z0-9]+', '-', fold(seat)).strip('-') or 'seat'}@{BOT_DOMAIN}"
     seats = {**step.row.setup.get("seats", {}), seat: {"email": address, "name": ""}}
     setup = {**step.row.setup, "seats": seats, "kicked": sorted(kicked(step.row) - {seat})}
-    Journal.set_setup(step.db, step.row.id, setup)
+    step.db.set_setup(step.row.id, setup)
     step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = with_seats(config, step.row)
     goodbye = f"The organiser has given your seat {seat} to the game's bot; this game will mail you no more."

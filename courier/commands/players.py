@@ -7,7 +7,6 @@ journal's meta table, by the relayed mail's Message-ID)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,7 +15,7 @@ from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import GameConfig, Player
 from courier.config.schedule import parse_duration
-from courier.journal.sqlite import GameRow, Input, Journal
+from courier.journal.interface import GameRow, Input, Transaction
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import away as who_is_away
 from courier.state.control import control, kicked, seat_label
@@ -168,8 +167,8 @@ def _relay(
     _remember(step.db, str(message["Message-ID"]), record)
 
 
-def _remember(db: sqlite3.Connection, message_id: str, record: dict[str, str]) -> None:
-    Journal.put_meta(db, f"press/{message_id}", json.dumps(record))
+def _remember(db: Transaction, message_id: str, record: dict[str, str]) -> None:
+    db.put_meta(f"press/{message_id}", json.dumps(record))
 
 
 def relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:

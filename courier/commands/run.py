@@ -19,7 +19,7 @@ from courier.commands.syntax import Command, CommandError
 from courier.commands.table import CommandSpec, find_command, first_verb, parse_commands
 from courier.config.game import Player
 from courier.journal.backups import backup_journal
-from courier.journal.sqlite import Input, Journal
+from courier.journal.interface import Input, Journal
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import with_seats
 
@@ -64,7 +64,7 @@ def run_commands(
         refused = any(": refused" in line for line in lines)
         message = _message(tick, loaded, input_id, lines, in_reply_to, done=not refused)
         tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
-        Journal.settle_input(db, input_id, status="used", game=config.id, player="organiser", note="commands")
+        db.settle_input(input_id, status="used", game=config.id, player="organiser", note="commands")
     tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
     loaded.config = with_seats(config, tick.journal.game(config.id))
     log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
@@ -86,7 +86,7 @@ def run_cli_input(tick: Tick, item: Input) -> None:
     if loaded is None:
         if body["game"] not in tick.broken:  # a broken config keeps it until fixed
             with tick.journal.transaction() as db:
-                Journal.settle_input(db, item.id, status="ignored", note=f"no game {body['game']}")
+                db.settle_input(item.id, status="ignored", note=f"no game {body['game']}")
         return
     run_commands(tick, input_id=item.id, loaded=loaded, text=body["line"])
 
@@ -107,7 +107,7 @@ def _answer(
     message = _message(tick, loaded, input_id, lines, in_reply_to, done=done)
     with tick.journal.transaction() as db:
         tick.queue(db, key=f"answer/{input_id}", message=message, game=loaded.config.id, kind="answer")
-        Journal.settle_input(db, input_id, status="ignored", game=loaded.config.id, note=lines[0])
+        db.settle_input(input_id, status="ignored", game=loaded.config.id, note=lines[0])
 
 
 def _message(
@@ -167,7 +167,7 @@ def player_commands(
         )
         tick.queue(db, key=key, message=message, game=row.id, kind="answer")
         status = "ignored" if problem else "used"
-        Journal.settle_input(db, item.id, status=status, game=row.id, player=player.name, note="commands")
+        db.settle_input(item.id, status=status, game=row.id, player=player.name, note="commands")
     tick.forget(row.id)  # `resign confirm` or `away` may have written the game
     faults.checkpoint("players.committed")
 

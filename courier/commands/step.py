@@ -3,13 +3,12 @@ seat's holder is told. The organiser's and the players' commands both build on i
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from courier.config.game import GameConfig, Player
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Transaction
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import control, kicked, put_control, seat_label
 from courier.state.history import add_history_note
@@ -25,7 +24,7 @@ class Step:
     """One command being applied: where it writes and what it may change."""
 
     tick: Tick
-    db: sqlite3.Connection
+    db: Transaction
     loaded: LoadedGame
     row: GameRow
     key: str  # outbox keys of this command's mail start with this
@@ -36,8 +35,7 @@ class Step:
 
     def save(self, **changes: object) -> None:
         self.row = replace(self.row, **changes)  # type: ignore[arg-type]
-        Journal.update_game(
-            self.db,
+        self.db.update_game(
             self.row.id,
             state=self.row.state,
             phase_key=self.row.phase_key,
@@ -86,7 +84,7 @@ def leave_seat(step: Step, seat: str, *, by: str) -> None:
     """A seat leaves (kicked, or resigned): its mail stops counting, the game's default plays it."""
     step.tell_all(f"{seat} has left the game ({by}); from now on the seat plays as an absent player would.")
     setup = {**step.row.setup, "kicked": sorted({*kicked(step.row), seat})}
-    Journal.set_setup(step.db, step.row.id, setup)
+    step.db.set_setup(step.row.id, setup)
     step.row = replace(step.row, setup=setup)
     step.history(f"{seat} left the game ({by}); the seat plays the default")
 

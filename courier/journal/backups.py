@@ -1,20 +1,21 @@
 """Copies of the journal taken before a tick resolves anything, and putting one back.
 
-A copy is made with SQLite's ``VACUUM INTO`` (the pages in use only), consistent even while a tick
-writes; copies are pruned by count and age. ``restore`` checks a copy opens and every game in it
-replays before it replaces the journal (the replaced one is kept beside it, renamed, never deleted)."""
+A copy is the journal's own (``Journal.copy_to``: SQLite's ``VACUUM INTO``, the pages in use only),
+consistent even while a tick writes; copies are pruned by count and age. ``restore`` checks a copy
+opens and every game in it replays before it replaces the journal (the replaced one is kept beside
+it, renamed, never deleted)."""
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from courier.config.deployment import BackupPolicy
 from courier.errors import JournalError
+from courier.journal.interface import Journal
+from courier.journal.opener import copy_journal_file, open_journal
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
 
 log = logging.getLogger(__name__)
 
@@ -26,29 +27,13 @@ def backup_journal(journal: Journal, folder: Path, *, now: datetime, policy: Bac
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"journal-{now.astimezone(UTC).strftime(STAMP)}.sqlite"
     partial = target.with_suffix(".partial")
-    partial.unlink(missing_ok=True)  # VACUUM INTO wants a new file
-    _copy(journal.db, partial)
+    partial.unlink(missing_ok=True)  # a copy is made in a new file
+    journal.copy_to(partial)
     partial.chmod(0o600)  # a copy holds every player's orders, as the journal does
     partial.replace(target)
     _prune(folder, now=now, policy=policy)
     log.info("journal copied to %s", target)
     return target
-
-
-def _copy(db: sqlite3.Connection, target: Path) -> None:
-    """A consistent, compact copy: ``VACUUM INTO`` writes only the pages in use (a journal keeps
-    the pages of delivered maps for reuse: a copy page by page was four times as large, and three
-    times as slow); the page-by-page backup API where SQLite is too old for it."""
-    try:
-        db.execute("VACUUM INTO ?", (str(target),))
-    except sqlite3.OperationalError as e:
-        log.info("VACUUM INTO failed (%s); copying the journal page by page", e)
-        target.unlink(missing_ok=True)
-        copy = sqlite3.connect(target)
-        try:
-            db.backup(copy)
-        finally:
-            copy.close()
 
 
 def _prune(folder: Path, *, now: datetime, policy: BackupPolicy) -> None:
@@ -65,7 +50,7 @@ def _prune(folder: Path, *, now: datetime, policy: BackupPolicy) -> None:
 
 def check_backup(path: Path) -> list[str]:
     """Every game in the copy replayed: one line per game. Raises ``JournalError`` if it fails."""
-    copy = Journal(path, create=False)
+    copy = open_journal(path, create=False)
     try:
         lines = []
         for game in copy.games():
@@ -86,12 +71,6 @@ def restore_journal(backup: Path, journal_path: Path, *, now: datetime) -> Path 
         journal_path.replace(kept)
     for side in ("-wal", "-shm"):  # the old journal's side files belong to it, not to the copy
         journal_path.with_name(journal_path.name + side).unlink(missing_ok=True)
-    source = sqlite3.connect(backup)
-    target = sqlite3.connect(journal_path)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
+    copy_journal_file(backup, journal_path)
     journal_path.chmod(0o600)
     return kept

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from courier.errors import UnknownGame
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Journal
 from courier.silent_seats import played_by_bot, silent_seat
 from engine import find_ruleset
 from engine.core import Submission, event_to_json, rng_for, settle_silent

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import jinja2
 
-from courier.journal.sqlite import picture_line
+from courier.journal.interface import picture_line
 from courier.mail.render import render_template
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from courier.config.deployment import Deployment
     from courier.config.game import GameConfig, Player
-    from courier.journal.sqlite import GameRow
+    from courier.journal.interface import GameRow
 
 
 def opening_events(ruleset: Any, state: Any) -> tuple[Event, ...]:

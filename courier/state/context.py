@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -15,7 +14,7 @@ from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport,
 from courier.config.deployment import Deployment
 from courier.config.game import GameConfig, is_bot_address
 from courier.errors import ConfigError, JournalError
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Journal, Transaction
 from courier.mail.compose import journal_bytes
 from courier.mail.mailer import Mailer
 from courier.mail.render import RenderError
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 # of the tick goes on. Anything else is a bug and stops the tick, losing nothing already committed.
 OPERATOR_ERRORS = (BackendError, ConfigError, RenderError)
 # Failures of the machine or the journal, not of one game: they stop the tick (nothing is lost).
-NOT_A_GAMES_FAULT = (sqlite3.Error, JournalError, MemoryError)
+NOT_A_GAMES_FAULT = (JournalError, MemoryError)  # the journal raises no other error of its own
 
 
 @dataclass
@@ -83,15 +82,12 @@ class Tick:
     def forget(self, game_id: str) -> None:
         self.views.pop(game_id, None)
 
-    def queue(
-        self, db: sqlite3.Connection, *, key: str, message: EmailMessage, game: str | None, kind: str
-    ) -> bool:
+    def queue(self, db: Transaction, *, key: str, message: EmailMessage, game: str | None, kind: str) -> bool:
         """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""
         if is_bot_address(str(message["To"])):
             return False
         raw, pictures = journal_bytes(message)
-        return self.journal.queue(
-            db,
+        return db.queue(
             key=key,
             message_id=str(message["Message-ID"]),
             game=game,

@@ -6,21 +6,20 @@ kicked players) live in the game's setup, beside the newcomers who joined."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from courier.config.game import GameConfig, Player
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Journal, Transaction
 
 
 def control(journal: Journal, game: str) -> dict[str, Any]:
     return dict(json.loads(journal.meta(f"control/{game}") or "{}"))
 
 
-def put_control(db: sqlite3.Connection, game: str, data: dict[str, Any]) -> None:
-    Journal.put_meta(db, f"control/{game}", json.dumps(data, sort_keys=True))
+def put_control(db: Transaction, game: str, data: dict[str, Any]) -> None:
+    db.put_meta(f"control/{game}", json.dumps(data, sort_keys=True))
 
 
 def paused(journal: Journal, game: str) -> bool:

@@ -4,20 +4,19 @@ beside the rounds they follow."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
-from courier.journal.sqlite import Journal
+from courier.journal.interface import Journal, Transaction
 from courier.state.context import Tick
 
 
-def add_history_note(tick: Tick, db: sqlite3.Connection, game_id: str, *texts: str) -> None:
+def add_history_note(tick: Tick, db: Transaction, game_id: str, *texts: str) -> None:
     """Public lines in the History tab, placed after the rounds resolved so far (in ``db``'s
     transaction)."""
     notes = history_notes(tick.journal, game_id)
     done = tick.journal.round_count(game_id)
     notes.extend([done, text] for text in texts)
-    Journal.put_meta(db, f"history/{game_id}", json.dumps(notes))
+    db.put_meta(f"history/{game_id}", json.dumps(notes))
 
 
 def history_notes(journal: Journal, game_id: str) -> list[list[Any]]:

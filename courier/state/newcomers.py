@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from courier.config.game import GameConfig, Player
-from courier.journal.sqlite import GameRow
+from courier.journal.interface import GameRow
 from courier.state.context import LoadedGame, Tick
 from engine.core import Joinable, rng_for
 
@@ -51,8 +51,7 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
             continue
         setup = {**row.setup, "joined": [*row.setup.get("joined", []), player.name]}
         with tick.journal.transaction() as db:
-            tick.journal.add_submission(
-                db,
+            db.add_submission(
                 game=row.id,
                 phase_key=row.phase_key,
                 player=player.name,
@@ -63,8 +62,8 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
                 standing={},
                 kind="join",
             )
-            tick.journal.set_state(db, row.id, config.ruleset.to_json(state))
-            tick.journal.set_setup(db, row.id, setup)
+            db.set_state(row.id, config.ruleset.to_json(state))
+            db.set_setup(row.id, setup)
             welcome = tick.mailer.welcome(config, player, state, replace(row, setup=setup), row.seed)
             tick.queue(
                 db, key=f"{row.id}/welcome/{player.name}", message=welcome, game=row.id, kind="welcome"

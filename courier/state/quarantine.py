@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from courier.journal.sqlite import Journal
+from courier.journal.interface import Journal
 from courier.state.context import Tick
 
 log = logging.getLogger(__name__)
@@ -18,11 +18,7 @@ log = logging.getLogger(__name__)
 
 def quarantined(journal: Journal) -> dict[str, str]:
     """Every quarantined game with the error that put it there."""
-    # A range of the primary key ('0' follows '/'), so the meta table is never scanned.
-    rows = journal.db.execute(
-        "SELECT key, value FROM meta WHERE key >= 'quarantine/' AND key < 'quarantine0'"
-    ).fetchall()
-    return {str(k).removeprefix("quarantine/"): str(v) for k, v in rows}
+    return journal.meta_under("quarantine/")
 
 
 def settle_failures(tick: Tick) -> None:
@@ -55,7 +51,7 @@ def release(journal: Journal, game_id: str) -> bool:
     if game_id not in quarantined(journal):
         return False
     with journal.transaction() as db:
-        db.execute("DELETE FROM meta WHERE key = ?", (f"quarantine/{game_id}",))
-        Journal.put_meta(db, f"failures/{game_id}", "0")
+        db.delete_meta(f"quarantine/{game_id}")
+        db.put_meta(f"failures/{game_id}", "0")
     log.info("game %s released", game_id)
     return True

@@ -19,7 +19,7 @@ from courier.commands.players import press_reply_to
 from courier.commands.run import organiser_of, player_commands, run_cli_input, run_commands
 from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, first_verb
 from courier.config.game import Player
-from courier.journal.sqlite import Input, Journal
+from courier.journal.interface import Input, Journal
 from courier.mail.compose import is_our_message_id
 from courier.mail.incoming import REPLY_WORD, Letter, UnreadableMail, game_tag, plus_tag, read_mail
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
@@ -221,7 +221,7 @@ def _refuse_organiser(
     )
     game = config.id if config else None
     with tick.journal.transaction() as db:
-        Journal.settle_input(db, item.id, status="ignored", game=game, player="organiser", note=reason)
+        db.settle_input(item.id, status="ignored", game=game, player="organiser", note=reason)
         tick.queue(db, key=f"answer/{item.id}", message=message, game=game, kind="answer")
 
 
@@ -286,8 +286,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         kept=kept is not None,
     )
     with journal.transaction() as db:
-        journal.add_submission(
-            db,
+        db.add_submission(
             game=config.id,
             phase_key=row.phase_key,
             player=player.name,
@@ -298,10 +297,8 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
             standing=standing.to_json(),
         )
         new_json = ruleset.to_json(new_state)
-        journal.set_state(db, config.id, new_json)
-        journal.settle_input(
-            db, item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key
-        )
+        db.set_state(config.id, new_json)
+        db.settle_input(item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key)
         tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt")
         for recipient in participants(config, row) if events else ():
             notice = tick.mailer.notice(
@@ -373,13 +370,11 @@ def _refuse(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, reason:
         key=f"error/{item.id}",
     )
     with tick.journal.transaction() as db:
-        Journal.settle_input(
-            db, item.id, status="ignored", game=loaded.config.id, player=player.name, note=reason
-        )
+        db.settle_input(item.id, status="ignored", game=loaded.config.id, player=player.name, note=reason)
         tick.queue(db, key=f"error/{item.id}", message=message, game=loaded.config.id, kind="error")
 
 
 def _settle(journal: Journal, item: Input, *, status: str, note: str) -> None:
     log.info("input %s %s: %s", item.id, status, note)
     with journal.transaction() as db:
-        Journal.settle_input(db, item.id, status=status, note=note)
+        db.settle_input(item.id, status=status, note=note)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from courier.errors import CourierError
-from courier.journal.sqlite import GameRow
+from courier.journal.interface import GameRow
 from courier.state.context import LoadedGame, Tick
 from courier.state.history import add_history_note
 
@@ -65,8 +65,7 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
     key = f"{row.id}/{row.phase_key}/outage/{since.isoformat()}"
     moved = GameRow(**{**row.__dict__, "deadline": deadline})
     with tick.journal.transaction() as db:
-        tick.journal.update_game(
-            db,
+        db.update_game(
             row.id,
             state=row.state,
             phase_key=row.phase_key,

@@ -15,7 +15,7 @@ from typing import Any
 
 from courier.backends.sheet_tables import shown_rows
 from courier.config.game import is_bot_address
-from courier.journal.sqlite import GameRow
+from courier.journal.interface import GameRow
 from courier.mail.mailer import seed_hash
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import away, control, kicked

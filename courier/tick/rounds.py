@@ -14,7 +14,7 @@ from courier import faults
 from courier.commands.players import absent_players, away_deadline
 from courier.config.game import GameConfig, Player
 from courier.journal.backups import backup_journal
-from courier.journal.sqlite import GameRow
+from courier.journal.interface import GameRow
 from courier.mail.pictures import forget_pictures, map_svgs, predraw, predraw_done
 from courier.mail.render import render_event
 from courier.silent_seats import silent_seat
@@ -215,8 +215,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         key=arbiter_key,
     )
     with tick.journal.transaction() as db:
-        claimed = tick.journal.record_round(
-            db,
+        claimed = db.record_round(
             game=row.id,
             phase_key=row.phase_key,
             resolved_at=at,
@@ -231,8 +230,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
             return
         if history:
             add_history_note(tick, db, row.id, *history)
-        tick.journal.update_game(
-            db,
+        db.update_game(
             row.id,
             state=new_row.state,
             phase_key=new_row.phase_key,

@@ -8,7 +8,6 @@ import hashlib
 import json
 import logging
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +22,8 @@ from courier.backends.files import sweep_temporaries
 from courier.config.deployment import Deployment, GameSource
 from courier.config.game import game_config
 from courier.errors import ConfigError
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Transaction
+from courier.journal.opener import open_journal
 from courier.mail.incoming import raw_message_id
 from courier.mail.mailer import Mailer
 from courier.mail.pictures import end_drawing
@@ -76,7 +76,7 @@ def run_tick(
         if not held:
             log.info("another tick holds the lock; nothing to do")
             return []
-        journal = Journal(deployment.journal_path)
+        journal = open_journal(deployment.journal_path)
         inbox = inbox or open_inbox(deployment.inbox, last_uid=journal.last_uid)
         transport = transport or open_transport(deployment.outbox)
         mailer = Mailer(deployment, now=now, secret=journal.mail_secret())
@@ -268,13 +268,12 @@ def ingest_mail(tick: Tick) -> None:
     with tick.journal.transaction() as db:
         for message in messages:
             # A clock running ahead of ours (or a test's simulated one) never puts mail in the future.
-            tick.journal.add_input(
+            db.add_input(
                 source="mail",
                 source_id=message.source_id,
                 message_id=raw_message_id(message.raw),
                 received_at=min(message.received_at or tick.now, tick.now),
                 raw=message.raw,
-                db=db,
             )
     for message in messages:
         faults.checkpoint("ingest.journalled")
@@ -294,7 +293,7 @@ def ingest_forms(tick: Tick) -> None:
                 _journal_form_row(tick, db, game_id, response)
 
 
-def _journal_form_row(tick: Tick, db: sqlite3.Connection, game_id: str, response: FormResponse) -> None:
+def _journal_form_row(tick: Tick, db: Transaction, game_id: str, response: FormResponse) -> None:
     body = {
         "game": response.game.strip() or game_id,
         "email": response.email.strip().lower(),
@@ -304,13 +303,12 @@ def _journal_form_row(tick: Tick, db: sqlite3.Connection, game_id: str, response
     }
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
     key = f"form:{game_id}:{response.timestamp.isoformat()}:{body['email']}:{digest}"
-    tick.journal.add_input(
+    db.add_input(
         source="form",
         source_id=key,
         message_id=key,
         received_at=response.timestamp,
         raw=json.dumps(body).encode(),
-        db=db,
     )
 
 
@@ -343,7 +341,7 @@ def start_game(tick: Tick, loaded: LoadedGame) -> None:
         finished=False,
     )
     with tick.journal.transaction() as db:
-        tick.journal.create_game(db, row)
+        db.create_game(row)
         for player in config.players:
             message = tick.mailer.welcome(config, player, state, row, seed)
             tick.queue(

@@ -18,7 +18,7 @@ from email.policy import default as default_policy
 
 from courier import faults
 from courier.backends.base import PermanentError, RateLimited, RawTransport, TransientError
-from courier.journal.sqlite import PICTURE_AT, OutboxRow
+from courier.journal.interface import PICTURE_AT, OutboxRow
 from courier.state.context import Tick
 
 log = logging.getLogger(__name__)

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
 from courier.config.game import COMMAND_KEYS, SHELL_KEYS
-from courier.journal.sqlite import GameRow, Journal
+from courier.journal.interface import GameRow, Transaction
 from courier.state.context import LoadedGame, Tick
 from engine.core import Amendable
 
@@ -48,7 +47,7 @@ def tell_changes(tick: Tick, loaded: LoadedGame, stored: str) -> None:
 
 def _change(
     tick: Tick,
-    db: sqlite3.Connection,
+    db: Transaction,
     loaded: LoadedGame,
     row: GameRow,
     key: str,
@@ -70,8 +69,7 @@ def _change(
     except ValueError as e:
         return f"{said}; not applied: {e}."
     act = json.dumps({"option": key, "value": after[key]})
-    Journal.add_submission(
-        db,
+    db.add_submission(
         game=row.id,
         phase_key=current.phase_key,
         player="organiser",
@@ -82,5 +80,5 @@ def _change(
         standing={},
         kind="amend",
     )
-    Journal.set_state(db, row.id, ruleset.to_json(state))
+    db.set_state(row.id, ruleset.to_json(state))
     return f"{said}; applied at once: the game is now at {ruleset.phase(state).label}."

@@ -178,9 +178,9 @@ def _journal_organiser_command(args: argparse.Namespace) -> int:
         return 1 if problems else 0
     if args.game not in {g.id for g in deployment.games}:
         raise CourierError(f"no game {args.game!r} in {args.config}")
-    from courier.journal.sqlite import Journal
+    from courier.journal.opener import open_journal
 
-    journal = Journal(deployment.journal_path, create=False)
+    journal = open_journal(deployment.journal_path, create=False)
     try:
         journal_command(journal, args.game, line, now=now)
     finally:
@@ -237,10 +237,10 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    from courier.journal.sqlite import Journal
+    from courier.journal.opener import open_journal
     from courier.state.quarantine import release
 
-    journal = Journal(load_deployment(args.config).journal_path, create=False)
+    journal = open_journal(load_deployment(args.config).journal_path, create=False)
     try:
         released = release(journal, args.game)
     finally:
@@ -253,10 +253,10 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from courier.journal.opener import open_journal
     from courier.journal.replay import replay_game
-    from courier.journal.sqlite import Journal
 
-    journal = Journal(load_deployment(args.config).journal_path, create=False)
+    journal = open_journal(load_deployment(args.config).journal_path, create=False)
     try:
         rounds, problems = replay_game(journal, args.game)
     finally:

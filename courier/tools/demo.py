@@ -19,8 +19,8 @@ from openpyxl import load_workbook
 from courier.backends.maildir import deliver
 from courier.backends.workbook import write_config
 from courier.config.deployment import load_deployment
+from courier.journal.opener import open_journal
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
 from courier.mail.render import format_columns
 from courier.tick.runbook import run_tick
 from engine.truce import TRUCE
@@ -151,7 +151,7 @@ def _print_results(root: Path, journal_path: Path) -> None:
     print("\nEach player's mail (one .eml file per message):")
     for folder in sorted((root / "mail" / "sent").iterdir()):
         print(f"  {folder}  ({len(list(folder.glob('*.eml')))} messages)")
-    journal = Journal(journal_path)
+    journal = open_journal(journal_path)
     try:
         rounds, problems = replay_game(journal, GAME)
         game = journal.game(GAME)

@@ -6,7 +6,6 @@ printed instead.
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
@@ -18,7 +17,8 @@ from typing import TextIO
 from courier.backends.base import Inbox, RawMessage
 from courier.backends.factory import open_inbox
 from courier.config.deployment import Deployment
-from courier.journal.sqlite import Journal
+from courier.journal.interface import Journal
+from courier.journal.opener import copy_journal_file, open_journal
 from courier.tick.runbook import run_tick
 
 
@@ -62,12 +62,8 @@ def dry_run(
     with tempfile.TemporaryDirectory(prefix="courier-dry-") as scratch:
         copy = replace(deployment, state_dir=Path(scratch))
         if deployment.journal_path.exists():
-            source = sqlite3.connect(deployment.journal_path)
-            target = sqlite3.connect(copy.journal_path)
-            source.backup(target)
-            source.close()
-            target.close()
-        journal = Journal(copy.journal_path)
+            copy_journal_file(deployment.journal_path, copy.journal_path)
+        journal = open_journal(copy.journal_path)
         if prepare is not None:
             prepare(journal)
         try:

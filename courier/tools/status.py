@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 from courier.config.deployment import Deployment
-from courier.journal.sqlite import Journal
+from courier.journal.interface import Journal
+from courier.journal.opener import open_journal
 from courier.mail.render import format_columns
 from courier.state.control import paused
 from courier.state.quarantine import quarantined
@@ -17,7 +18,7 @@ LEAST_FREE = 200 * 2**20  # a journal and a few backups; below this, or below 5 
 
 
 def status_table(deployment: Deployment) -> str:
-    journal = Journal(deployment.journal_path)
+    journal = open_journal(deployment.journal_path)
     try:
         rows = []
         for game in journal.games():
@@ -59,11 +60,11 @@ def status_table(deployment: Deployment) -> str:
 
 
 def journal_warnings(journal: Journal) -> list[str]:
-    """A full ``PRAGMA integrity_check`` (slower than the tick's quick_check, so only here)."""
-    verdict = [str(r[0]) for r in journal.db.execute("PRAGMA integrity_check").fetchall()]
-    if verdict == ["ok"]:
+    """A full integrity check (slower than the tick's quick_check, so only here)."""
+    problem = journal.integrity_problem()
+    if problem is None:
         return []
-    return [f'the journal {journal.path} fails its integrity check ({verdict[0]}); see README "Recovery"']
+    return [f'the journal {journal.path} fails its integrity check ({problem}); see README "Recovery"']
 
 
 def disk_warnings(folder: Path, *, least_free: int = LEAST_FREE) -> list[str]:

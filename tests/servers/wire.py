@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from courier.config.deployment import load_deployment
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tick.runbook import run_tick
 from engine import find_ruleset
 from tests.servers.imap import ImapServer, connect, inbox_settings, logins
@@ -130,7 +130,7 @@ class WireDeployment:
         """(address, game id, orders) for every awaited player of every running game: the orders
         the game's ``default`` would give."""
         deployment = load_deployment(self.root / "courier.toml")
-        journal = Journal(deployment.journal_path)
+        journal = SqliteJournal(deployment.journal_path)
         try:
             rows = [journal.game(game.id) for game in self.games]
         finally:

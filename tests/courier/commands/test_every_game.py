@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from courier.backends.workbook import write_config
+from courier.journal.interface import GameRow
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import GameRow
 from tests.conftest import Table, text_of
 from tests.helpers.clock import at
 from tests.helpers.paths import DATA

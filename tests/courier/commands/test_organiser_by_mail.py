@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tools.cli import main
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
 from tests.helpers.clock import at
@@ -328,7 +328,7 @@ def test_cli_dry_run_prints_the_mail_and_changes_nothing(
     assert cli(table, "message", "truce-1", "Hello all", "--dry-run", "--now", at(0, 9).isoformat()) == 0
     printed = capsys.readouterr().out
     assert "--- To: agatha@players.test" in printed and "Hello all" in printed
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     try:
         cli_rows = journal.db.execute("SELECT COUNT(*) FROM inputs WHERE source = 'cli'").fetchone()[0]
     finally:

@@ -180,10 +180,10 @@ def test_a_copy_holds_the_journal_without_its_unused_pages(tmp_path: Path) -> No
     t = truce(tmp_path)
     t.tick(START)
     journal = t.journal()
-    with journal.transaction() as db:
-        db.execute("INSERT INTO meta (key, value) VALUES ('bulk', ?)", ("x" * 5_000_000,))
-    with journal.transaction() as db:
-        db.execute("DELETE FROM meta WHERE key = 'bulk'")
+    with journal.transaction():
+        journal.db.execute("INSERT INTO meta (key, value) VALUES ('bulk', ?)", ("x" * 5_000_000,))
+    with journal.transaction():
+        journal.db.execute("DELETE FROM meta WHERE key = 'bulk'")
     copy = backup_journal(journal, tmp_path / "copies", now=START, policy=BackupPolicy())
     journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     journal.close()
@@ -225,16 +225,16 @@ def test_quick_check_runs_unless_the_journal_is_as_its_last_clean_close_left_it(
     day; anything else, a damaged write included, is checked before any mail is read."""
     from courier.errors import JournalError
     from courier.journal import sqlite as journal_module
-    from courier.journal.sqlite import Journal
+    from courier.journal.sqlite import SqliteJournal
 
     t = truce(tmp_path)
     t.tick(START)
     path = t.deployment.journal_path
-    again = Journal(path)
+    again = SqliteJournal(path)
     assert again.checked is False  # closed cleanly by the tick a moment ago
     again.close()
     monkeypatch.setattr(journal_module, "FULL_CHECK_EVERY", -1.0)  # as if a day had passed
-    daily = Journal(path)
+    daily = SqliteJournal(path)
     assert daily.checked is True
     daily.close()
     monkeypatch.undo()
@@ -242,4 +242,4 @@ def test_quick_check_runs_unless_the_journal_is_as_its_last_clean_close_left_it(
     data[len(data) // 2 : len(data) // 2 + 512] = b"\xff" * 512  # a damaged page, same size
     path.write_bytes(bytes(data))
     with pytest.raises(JournalError, match="damaged"):
-        Journal(path)
+        SqliteJournal(path)

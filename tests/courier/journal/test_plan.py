@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from tests.conftest import Table
 from tests.helpers.clock import at
 
@@ -23,13 +23,13 @@ GROWING = ("inputs", "submissions", "rounds", "outbox", "meta")
 def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every SQL statement a journal runs, with its values in place."""
     seen: list[str] = []
-    opened = Journal._open
+    opened = SqliteJournal._open
 
-    def traced(self: Journal) -> None:
+    def traced(self: SqliteJournal) -> None:
         opened(self)
         self.db.set_trace_callback(seen.append)
 
-    monkeypatch.setattr(Journal, "_open", traced)
+    monkeypatch.setattr(SqliteJournal, "_open", traced)
     yield seen
 
 
@@ -76,7 +76,7 @@ def test_no_tick_query_scans_a_table_that_grows(
 
 
 def test_the_imap_position_is_read_from_the_index(tmp_path: Path, statements: list[str]) -> None:
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = SqliteJournal(tmp_path / "journal.sqlite")
     try:
         for source_id in ("imap:INBOX:7:9", "imap:INBOX:7:10", "imap:INBOX:8:50", "imap:INBOX:70:99"):
             journal.add_input(source="mail", source_id=source_id, message_id="", received_at=NOON, raw=b"x")
@@ -90,12 +90,11 @@ def test_the_imap_position_is_read_from_the_index(tmp_path: Path, statements: li
 def test_only_marking_mail_sent_skips_the_sync_and_every_other_commit_syncs(tmp_path: Path) -> None:
     """Marking a mail sent is the one write whose loss in a power cut only sends it once more: its
     commit is not synced; orders, rounds and queued mail always are."""
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = SqliteJournal(tmp_path / "journal.sqlite")
     full = 2  # PRAGMA synchronous: 1 = NORMAL, 2 = FULL
     try:
         with journal.transaction() as db:
-            journal.queue(
-                db,
+            db.queue(
                 key="k",
                 message_id="<m@x>",
                 game=None,
@@ -106,7 +105,7 @@ def test_only_marking_mail_sent_skips_the_sync_and_every_other_commit_syncs(tmp_
             )
         seen: list[int] = []
         with pytest.raises(RuntimeError), journal.transaction(durable=False) as db:
-            seen.append(db.execute("PRAGMA synchronous").fetchone()[0])
+            seen.append(journal.db.execute("PRAGMA synchronous").fetchone()[0])
             raise RuntimeError("a failure inside")
         journal.mark_sent(journal.queued()[0].id, NOON)
         assert seen == [1]
@@ -139,17 +138,16 @@ def test_a_quiet_tick_does_not_build_history(
     assert built == ["truce-1"]
 
 
-def _used_pages(journal: Journal) -> int:
+def _used_pages(journal: SqliteJournal) -> int:
     pages = journal.db.execute("PRAGMA page_count").fetchone()[0]
     return int(pages - journal.db.execute("PRAGMA freelist_count").fetchone()[0])
 
 
-def _sent_reports(journal: Journal, count: int) -> None:
+def _sent_reports(journal: SqliteJournal, count: int) -> None:
     """``count`` sent mails of 20 kB each, the size of a report's text."""
     with journal.transaction() as db:
         for n in range(count):
-            Journal.queue(
-                db,
+            db.queue(
                 key=f"r{n}",
                 message_id=f"<r{n}@x>",
                 game="g",
@@ -165,7 +163,7 @@ def _sent_reports(journal: Journal, count: int) -> None:
 def test_mail_forgotten_leaves_no_pages_behind(tmp_path: Path) -> None:
     """Each report's text filled a page of the outbox; once its bytes are dropped its row shares a
     page with the others, so the journal and every copy of it do not grow by a page per mail."""
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = SqliteJournal(tmp_path / "journal.sqlite")
     try:
         _sent_reports(journal, 300)
         assert journal.forget_sent(NOON + timedelta(days=3)) == 300
@@ -177,16 +175,16 @@ def test_mail_forgotten_leaves_no_pages_behind(tmp_path: Path) -> None:
 
 
 def test_mail_blanked_in_place_by_an_earlier_version_is_compacted_once(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = SqliteJournal(tmp_path / "journal.sqlite")
     try:
         _sent_reports(journal, 300)
-        with journal.transaction() as db:
-            db.execute("UPDATE outbox SET raw = X''")  # as forget_sent did before
-            db.execute("DELETE FROM meta WHERE key = 'outbox/compact'")
+        with journal.transaction():
+            journal.db.execute("UPDATE outbox SET raw = X''")  # as forget_sent did before
+            journal.db.execute("DELETE FROM meta WHERE key = 'outbox/compact'")
         assert _used_pages(journal) > 300
     finally:
         journal.close()
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = SqliteJournal(tmp_path / "journal.sqlite")
     try:
         assert _used_pages(journal) < 60
         assert journal.db.execute("SELECT count(*) FROM outbox").fetchone() == (300,)

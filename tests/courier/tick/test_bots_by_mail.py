@@ -16,7 +16,7 @@ from courier.config.deployment import GameSource
 from courier.config.game import game_config
 from courier.errors import ConfigError
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from engine.bots import BOT_NOTE
 from tests.conftest import Table, text_of
 from tests.helpers.clock import at
@@ -40,7 +40,7 @@ def ledger(root: Path) -> list[list[object]]:
 
 
 def replayed(t: Table) -> tuple[int, list[object]]:
-    journal = Journal(t.deployment.journal_path)
+    journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")
     finally:

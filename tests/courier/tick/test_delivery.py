@@ -13,7 +13,7 @@ from email.policy import default
 from itertools import pairwise
 
 from courier.backends.base import TransientError
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tick.runbook import run_tick
 from courier.tick.send import MAX_ATTEMPTS, headers_of
 from tests.conftest import Table, address, count_fault, text_of
@@ -55,7 +55,7 @@ def test_a_mail_the_server_never_confirms_is_tried_a_bounded_number_of_times(
     copies = welcomes()
     assert len(copies) == MAX_ATTEMPTS
     assert len({str(m["Message-ID"]) for m in copies}) == 1  # a repeat keeps its id: clients fold it
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     statuses = journal.db.execute("SELECT DISTINCT status FROM outbox WHERE kind = 'welcome'").fetchall()
     journal.close()
     assert statuses == [("failed",)]

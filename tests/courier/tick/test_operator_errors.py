@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from courier.backends.files import EmlDirectory
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tools import cli
 from tests.conftest import Table, count_fault, text_of
 from tests.helpers.clock import at
@@ -67,9 +67,9 @@ def test_a_config_file_not_in_utf8_is_one_line(
 
 def _limit_journal(monkeypatch: pytest.MonkeyPatch, pragma: str) -> None:
     """SQLite's own failures, for real: a journal that may not grow (disk full) or may not be written."""
-    real = Journal._open
+    real = SqliteJournal._open
 
-    def limited(self: Journal) -> None:
+    def limited(self: SqliteJournal) -> None:
         real(self)
         if pragma == "full":
             pages = self.db.execute("PRAGMA page_count").fetchone()[0]
@@ -77,7 +77,7 @@ def _limit_journal(monkeypatch: pytest.MonkeyPatch, pragma: str) -> None:
         else:
             self.db.execute("PRAGMA query_only = 1")
 
-    monkeypatch.setattr(Journal, "_open", limited)
+    monkeypatch.setattr(SqliteJournal, "_open", limited)
 
 
 @pytest.mark.parametrize(("pragma", "says"), [("full", "free some space"), ("readonly", "write access")])
@@ -98,7 +98,7 @@ def test_a_journal_that_cannot_be_written_stops_the_tick_and_loses_nothing(
     monkeypatch.undo()
     code, err = _run(table, capsys, when=at(0, 9, 5).isoformat())
     assert code == 0, err
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     assert sorted(journal.standing("truce-1", "round-1")) == ["Agatha", "Barney"]
     journal.close()
     count_fault(f"journal {pragma}")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from engine import find_ruleset
 from tests.conftest import RELIABILITY, Table
 from tests.helpers.crash import tick_process
@@ -37,7 +37,7 @@ def _round(root: Path, game: str, kill: str | None) -> tuple[Table, dict[str, An
     the deadline's tick (killed at ``kill``), then clean ticks; what the journal and inboxes hold."""
     table = GAMES[game](root)
     assert tick_process(table, START.isoformat(), None) == 0
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     row = journal.game("truce-1")
     journal.close()
     assert row is not None and row.deadline is not None
@@ -57,7 +57,7 @@ def _round(root: Path, game: str, kill: str | None) -> tuple[Table, dict[str, An
 
 
 def _facts(table: Table) -> dict[str, Any]:
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     try:
         rounds = journal.db.execute(
             "SELECT game, phase_key, state_after FROM rounds ORDER BY rowid"

@@ -11,7 +11,7 @@ import pytest
 
 from courier.backends.workbook import write_config
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from engine import RULESETS
 from engine.core import Event
 from engine.truce import Truce, TruceState
@@ -79,7 +79,7 @@ def test_a_newcomer_joins_and_replay_reproduces(hooked: Table) -> None:
     assert "takes no newcomers" not in text_of(hooked.sent("Emmett")[-1])
     assert "could not be used" in str(hooked.sent("Freja")[-1]["Subject"])
     hooked.tick(at(0, 20, 5))
-    journal = Journal(hooked.deployment.journal_path)
+    journal = SqliteJournal(hooked.deployment.journal_path)
     try:
         assert replay_game(journal, "truce-1") == (1, [])
     finally:

@@ -10,7 +10,7 @@ from pytest import MonkeyPatch
 from courier.backends.maildir import deliver
 from courier.config.deployment import load_deployment
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from courier.tick.runbook import run_lock
 from engine import find_ruleset
 from tests.conftest import PLAYERS, Table, address, text_of
@@ -249,7 +249,7 @@ def test_whole_game_ends_with_the_seed_revealed_and_replays(make_table: Callable
     last = table.sent("Celeste")[-1]
     assert "Game over" in str(last["Subject"])
     assert "test seed" in text_of(last)
-    journal = Journal(table.deployment.journal_path)
+    journal = SqliteJournal(table.deployment.journal_path)
     rounds, problems = replay_game(journal, "truce-1")
     journal.close()
     assert (rounds, problems) == (3, [])

@@ -140,8 +140,8 @@ def test_replay_detects_a_tampered_journal(make_table: Callable[..., Table]) -> 
     (after,) = journal.db.execute("SELECT state_after FROM rounds").fetchone()
     forged = json.loads(after)
     forged["stash"] += 5
-    with journal.transaction() as db:
-        db.execute("UPDATE rounds SET state_after = ?", (json.dumps(forged),))
+    with journal.transaction():
+        journal.db.execute("UPDATE rounds SET state_after = ?", (json.dumps(forged),))
     journal.close()
     replay = courier("replay", "truce-1", "--config", str(table.deployment.path))
     assert replay.returncode == 1

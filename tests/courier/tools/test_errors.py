@@ -121,7 +121,7 @@ def test_a_file_the_machine_refuses_is_the_operators_and_names_the_path(
 # operator's: those are CourierError children). A new one must be added here with its reason.
 BUILT_INS = {
     ("config/schedule.py", "AssertionError"): "a weekday is always allowed",
-    ("journal/sqlite.py", "ValueError"): "the shell passes aware datetimes only",
+    ("journal/sqlite_writes.py", "ValueError"): "the shell passes aware datetimes only",
     ("journal/sqlite.py", "LookupError"): "caught by the send step (a missing picture)",
     ("mail/compose.py", "TypeError"): "every context kind has a subject",
     ("mail/compose.py", "ValueError"): "the shell composes with matching kinds and aware dates",

@@ -9,7 +9,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from tests.conftest import Table, last_text, text_of, write
 from tests.helpers.clock import at
 from tests.helpers.diplomacy import CONFIG, POWERS, table
@@ -60,7 +60,7 @@ def test_a_year_of_diplomacy_by_mail(tmp_path: Path) -> None:
     assert centres["Germany"] == 4 and centres["France"] == 3
     units = {r[0]: str(r[3]) for r in rows[2:]}
     assert "A mun" in units["Germany"] and "A ruh" in units["Germany"]
-    journal = Journal(t.deployment.journal_path)
+    journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")
     finally:

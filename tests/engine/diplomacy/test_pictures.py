@@ -178,10 +178,10 @@ def test_mail_queued_with_its_pictures_whole_is_still_sent_whole(tmp_path: Path)
     try:
         (row,) = [r for r in journal.queued() if r.kind == "report" and r.recipient.startswith("ed@")]
         old_style = journal.with_pictures(row.raw)
-        with journal.transaction() as db:
-            db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old_style, row.id))
-            db.execute("DELETE FROM outbox_pictures")
-            db.execute("DELETE FROM outbox WHERE status = 'queued' AND id != ?", (row.id,))
+        with journal.transaction():
+            journal.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old_style, row.id))
+            journal.db.execute("DELETE FROM outbox_pictures")
+            journal.db.execute("DELETE FROM outbox WHERE status = 'queued' AND id != ?", (row.id,))
     finally:
         journal.close()
 
@@ -201,8 +201,8 @@ def test_a_mail_whose_picture_is_lost_is_refused_and_the_tick_goes_on(tmp_path: 
     t = _round_queued_not_sent(tmp_path)
     journal = t.journal()
     try:
-        with journal.transaction() as db:
-            db.execute("DELETE FROM outbox_pictures")
+        with journal.transaction():
+            journal.db.execute("DELETE FROM outbox_pictures")
     finally:
         journal.close()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from tests.conftest import last_text, write
 from tests.helpers.clock import at
 from tests.helpers.monarchs import table
@@ -53,7 +53,7 @@ def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
     assert "The whole map at the end" in final and " M1 B" in final and " I5 G3" in final
     scores = {r[0]: r[4] for r in ledger(tmp_path)[2:5]}
     assert all(isinstance(s, int) for s in scores.values())
-    journal = Journal(t.deployment.journal_path)
+    journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")
     finally:

@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from engine import Ruleset, find_ruleset
 from engine.request import resolve_request
 from engine.talossa import TALOSSA, ConquerorJoined
@@ -69,7 +69,7 @@ def test_four_conquerors_play_until_one_wins(tmp_path: Path) -> None:
     assert status == {"Al": (4, "won"), "Bea": (0, "fallen"), "Cy": (0, "fallen"), "Di": (0, "fallen")}
     history = [list(r) for r in book["History"].iter_rows(values_only=True)]
     assert len(history) == 1 + 2 * 4  # one row per conqueror per step
-    journal = Journal(t.deployment.journal_path)
+    journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")
     finally:

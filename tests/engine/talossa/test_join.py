@@ -7,7 +7,7 @@ from pathlib import Path
 
 from courier.backends.workbook import write_config
 from courier.journal.replay import replay_game
-from courier.journal.sqlite import Journal
+from courier.journal.sqlite import SqliteJournal
 from tests.conftest import last_text, write
 from tests.helpers.clock import at
 from tests.helpers.talossa import CONFIG, ROLES, table
@@ -31,7 +31,7 @@ def test_a_conqueror_joins_mid_game(tmp_path: Path) -> None:
     journal.close()
     assert standing["orders"] and standing["errors"] == []
     assert t.tick(at(1, 20, 5)) == []
-    journal = Journal(t.deployment.journal_path)
+    journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")
     finally:

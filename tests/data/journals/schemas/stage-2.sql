@@ -1,0 +1,52 @@
+-- The journal's schema as Courier f965802 created it (git show f965802:courier/journal.py, SCHEMA).
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS inputs (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,                 -- 'mail' or 'form'
+    source_id TEXT NOT NULL UNIQUE,       -- maildir key, imap uid, form row key
+    message_id TEXT NOT NULL,             -- Message-ID (or the form row key): dedup across sources
+    received_at TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'new',   -- new | used | ignored | duplicate
+    game TEXT, player TEXT, phase_key TEXT, note TEXT
+);
+CREATE INDEX IF NOT EXISTS inputs_message_id ON inputs (message_id);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    setup TEXT NOT NULL,                  -- JSON: players and options given to setup()
+    state TEXT NOT NULL,                  -- JSON: the current state, immediates applied
+    phase_key TEXT NOT NULL,
+    opened_at TEXT NOT NULL,
+    deadline TEXT,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL, phase_key TEXT NOT NULL, player TEXT NOT NULL,
+    input_id INTEGER NOT NULL REFERENCES inputs (id),
+    received_at TEXT NOT NULL,
+    text TEXT NOT NULL,
+    parsed TEXT NOT NULL,                 -- JSON Submission as parsed from this message
+    standing TEXT NOT NULL,               -- JSON Submission that stands after it
+    kind TEXT NOT NULL DEFAULT 'orders'   -- 'orders', or 'join' (text = the newcomer's role)
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    game TEXT NOT NULL, phase_key TEXT NOT NULL,
+    resolved_at TEXT NOT NULL,
+    state_before TEXT NOT NULL, submissions TEXT NOT NULL, state_after TEXT NOT NULL,
+    events TEXT NOT NULL,
+    PRIMARY KEY (game, phase_key)         -- a round is resolved at most once, ever
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,             -- what this mail is: queued at most once
+    message_id TEXT NOT NULL,
+    game TEXT, kind TEXT NOT NULL, recipient TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued', -- queued | sent | failed
+    attempts INTEGER NOT NULL DEFAULT 0,
+    sent_at TEXT, error TEXT
+);
