@@ -15,6 +15,7 @@ from courier.config.deployment import Deployment
 from courier.config.game import GameConfig, is_bot_address
 from courier.errors import ConfigError, JournalError
 from courier.journal.interface import GameRow, Journal, Transaction
+from courier.journal.meta import WARNED
 from courier.mail.compose import journal_bytes
 from courier.mail.mailer import Mailer
 from courier.mail.render import RenderError
@@ -104,11 +105,11 @@ class Tick:
 
     def warn_once(self, game_id: str | None, organiser: str, warning: str) -> None:
         """A problem that stops nothing (a misspelt setting): on stderr and to the organiser, once."""
-        key = "warned/" + hashlib.sha256(warning.encode()).hexdigest()[:16]
-        if self.journal.meta(key) is None:
+        digest = hashlib.sha256(warning.encode()).hexdigest()[:16]
+        if WARNED.get(self.journal, digest) is None:
             log.warning("%s", warning)
             self.tell_organiser(game_id, organiser, warning)
-            self.journal.set_meta(key, warning)
+            WARNED.set(self.journal, digest, warning)
 
     def tell_organiser(self, game_id: str | None, organiser: str, problem: str) -> None:
         """One mail to the organiser per distinct problem, ever (the outbox key dedups it)."""

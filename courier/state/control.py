@@ -5,21 +5,21 @@ kicked players) live in the game's setup, beside the newcomers who joined."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow, Journal, Transaction
+from courier.journal.meta import CONTROL
 
 
 def control(journal: Journal, game: str) -> dict[str, Any]:
-    return dict(json.loads(journal.meta(f"control/{game}") or "{}"))
+    return CONTROL.get(journal, game) or {}
 
 
 def put_control(db: Transaction, game: str, data: dict[str, Any]) -> None:
-    db.put_meta(f"control/{game}", json.dumps(data, sort_keys=True))
+    CONTROL.put(db, game, data)
 
 
 def paused(journal: Journal, game: str) -> bool:

@@ -3,10 +3,10 @@ beside the rounds they follow."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from courier.journal.interface import Journal, Transaction
+from courier.journal.meta import HISTORY
 from courier.state.context import Tick
 
 
@@ -16,9 +16,9 @@ def add_history_note(tick: Tick, db: Transaction, game_id: str, *texts: str) -> 
     notes = history_notes(tick.journal, game_id)
     done = tick.journal.round_count(game_id)
     notes.extend([done, text] for text in texts)
-    db.put_meta(f"history/{game_id}", json.dumps(notes))
+    HISTORY.put(db, game_id, notes)
 
 
 def history_notes(journal: Journal, game_id: str) -> list[list[Any]]:
     """``[rounds resolved before it, text]`` for each note, oldest first."""
-    return list(json.loads(journal.meta(f"history/{game_id}") or "[]"))
+    return HISTORY.get(journal, game_id) or []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 
 from courier.journal.interface import Journal
+from courier.journal.meta import FAILURES, QUARANTINE
 from courier.state.context import Tick
 
 log = logging.getLogger(__name__)
@@ -18,26 +19,26 @@ log = logging.getLogger(__name__)
 
 def quarantined(journal: Journal) -> dict[str, str]:
     """Every quarantined game with the error that put it there."""
-    return journal.meta_under("quarantine/")
+    return QUARANTINE.every(journal)
 
 
 def settle_failures(tick: Tick) -> None:
     """After a tick: count a failure for each game that failed, clear the count of the others."""
     for source in tick.deployment.games:
-        key = f"failures/{source.id}"
         error = tick.failed_games.get(source.id)
+        failures = FAILURES.get(tick.journal, source.id)
         if error is None:
-            if tick.journal.meta(key) not in (None, "0"):
-                tick.journal.set_meta(key, "0")
+            if failures:
+                FAILURES.set(tick.journal, source.id, 0)
             continue
-        count = int(tick.journal.meta(key) or 0) + 1
-        tick.journal.set_meta(key, str(count))
+        count = (failures or 0) + 1
+        FAILURES.set(tick.journal, source.id, count)
         if count >= tick.deployment.quarantine_after and source.id not in quarantined(tick.journal):
             _quarantine(tick, source.id, source.organiser, error, count)
 
 
 def _quarantine(tick: Tick, game_id: str, organiser: str, error: str, count: int) -> None:
-    tick.journal.set_meta(f"quarantine/{game_id}", error)
+    QUARANTINE.set(tick.journal, game_id, error)
     notice = (
         f"game {game_id} failed in {count} ticks in a row and is set aside; the other games go on and "
         f"its players' mail waits. The last error: {error}. Fix it, then run `courier release {game_id}`."
@@ -51,7 +52,7 @@ def release(journal: Journal, game_id: str) -> bool:
     if game_id not in quarantined(journal):
         return False
     with journal.transaction() as db:
-        db.delete_meta(f"quarantine/{game_id}")
-        db.put_meta(f"failures/{game_id}", "0")
+        QUARANTINE.delete(db, game_id)
+        FAILURES.put(db, game_id, 0)
     log.info("game %s released", game_id)
     return True

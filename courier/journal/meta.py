@@ -1,0 +1,135 @@
+"""Every kind of key in the journal's meta table, with its type: the shell reads and writes meta
+only through these (``CONTROL.get(journal, game)``, ``HISTORY.put(db, game, notes)``), never by
+building a key or a JSON text itself.
+
+A kind is a key prefix (``control/``) followed by a name (a game, an input id, a Message-ID), or a
+whole key (``tick/last``). The stored text of each kind is exactly what earlier versions wrote, so
+a journal of any version reads unchanged. The table is in docs/development/journal.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypedDict, TypeVar
+
+from courier.journal.interface import Journal, Transaction
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MetaKind(Generic[T]):
+    """One kind of meta key: its prefix, what it holds, and its text form."""
+
+    prefix: str
+    holds: str
+    encode: Callable[[T], str]
+    decode: Callable[[str], T]
+
+    def key(self, name: str = "") -> str:
+        return self.prefix + name
+
+    def get(self, journal: Journal, name: str = "") -> T | None:
+        text = journal.meta(self.key(name))
+        return None if text is None else self.decode(text)
+
+    def put(self, db: Transaction, name: str, value: T) -> None:
+        """Written inside the caller's transaction."""
+        db.put_meta(self.key(name), self.encode(value))
+
+    def set(self, journal: Journal, name: str, value: T) -> None:
+        """Written in a transaction of its own."""
+        journal.set_meta(self.key(name), self.encode(value))
+
+    def replace(self, journal: Journal, name: str, value: T) -> T | None:
+        """Written only when its text differs from the stored one (no commit on a quiet tick);
+        returns the value it replaced (None when unchanged or new)."""
+        text, stored = self.encode(value), journal.meta(self.key(name))
+        if stored == text:
+            return None
+        journal.set_meta(self.key(name), text)
+        return None if stored is None else self.decode(stored)
+
+    def delete(self, db: Transaction, name: str = "") -> None:
+        db.delete_meta(self.key(name))
+
+    def every(self, journal: Journal) -> dict[str, T]:
+        """Every key of this kind, by name."""
+        return {name: self.decode(text) for name, text in journal.meta_under(self.prefix).items()}
+
+
+class GoodConfig(TypedDict):
+    """A game's last valid Config and Players tabs, as the sheet gave them."""
+
+    config: dict[str, Any]
+    players: list[Any]
+
+
+class PressRecord(TypedDict):
+    """Relayed press, by the Message-ID it went out with: a reply to it is relayed back."""
+
+    game: str
+    author: str
+
+
+class HistoryRows(TypedDict, total=False):
+    """A game's History tab as built so far (courier/tick/publish.py)."""
+
+    header: list[Any]
+    blocks: list[list[list[Any]]]
+    rollbacks: int
+
+
+def _text(value: str) -> str:
+    return value
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value)
+
+
+def _sorted_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+CONFIG: MetaKind[GoodConfig] = MetaKind("config/", "game → last valid config", _sorted_json, json.loads)
+PUBLISHED: MetaKind[str] = MetaKind("published/", "game → digest of the tabs last written", _text, _text)
+HISTORY_ROWS: MetaKind[HistoryRows] = MetaKind(
+    "history-rows/", "game → its History tab's rows so far", _json, json.loads
+)
+HISTORY: MetaKind[list[list[Any]]] = MetaKind(
+    "history/", "game → public notes, [rounds before it, text]", _json, json.loads
+)
+CONTROL: MetaKind[dict[str, Any]] = MetaKind(
+    "control/", "game → paused, away, epoch (rollbacks)…", _sorted_json, json.loads
+)
+QUARANTINE: MetaKind[str] = MetaKind("quarantine/", "game → the error that set it aside", _text, _text)
+FAILURES: MetaKind[int] = MetaKind("failures/", "game → ticks failed in a row", str, int)
+PRESS: MetaKind[PressRecord] = MetaKind("press/", "Message-ID → relayed press", _json, json.loads)
+LATE: MetaKind[str] = MetaKind("late/", "input id → the phase it came too late for", _text, _text)
+WARNED: MetaKind[str] = MetaKind("warned/", "digest → a warning told once", _text, _text)
+LAST_TICK: MetaKind[datetime] = MetaKind(
+    "tick/last", "the last tick's clock reading", datetime.isoformat, datetime.fromisoformat
+)
+# Kept by the SQLite journal itself (courier/journal/sqlite.py), listed here for completeness.
+MAIL_SECRET: MetaKind[str] = MetaKind("mail/secret", "the journal's key for Message-IDs (hex)", _text, _text)
+OUTBOX_COMPACT: MetaKind[str] = MetaKind("outbox/compact", "'1': old blanked mail compacted", _text, _text)
+
+KINDS: tuple[MetaKind[Any], ...] = (
+    CONFIG,
+    PUBLISHED,
+    HISTORY_ROWS,
+    HISTORY,
+    CONTROL,
+    QUARANTINE,
+    FAILURES,
+    PRESS,
+    LATE,
+    WARNED,
+    LAST_TICK,
+    MAIL_SECRET,
+    OUTBOX_COMPACT,
+)
