@@ -68,6 +68,8 @@ class Deployment:
     quarantine_after: int
     # Keys nobody reads (a misspelling): the tick tells the organiser once.
     warnings: tuple[str, ...] = ()
+    # How the journal is kept: a kind of courier/journal/opener.py's table.
+    journal_kind: str = "sqlite"
 
     @property
     def backup_dir(self) -> Path:
@@ -123,6 +125,7 @@ def load_deployment(path: Path) -> Deployment:
         stale_after=_stale_after(TOP.get(data, "stale_after"), path),
         quarantine_after=_whole_number(data, "quarantine_after", path),
         warnings=tuple(f"{path}: {w}" for w in unknown_deployment_keys(data)),
+        journal_kind=TOP.get(data, "journal"),
     )
 
 

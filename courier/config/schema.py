@@ -70,6 +70,13 @@ TOP = _table(
         default="state",
         checked=True,
     ),
+    Setting(
+        "journal",
+        Shape('text (a kind of journal, e.g. "sqlite")', (str,)),
+        "how the journal is kept: a kind of courier/journal/opener.py",
+        default="sqlite",
+        checked=True,
+    ),
     Setting("domain", TEXT, "right-hand side of our Message-IDs", default="courier.invalid", checked=True),
     Setting("from", TEXT, "the sender of every mail", required=True, checked=True),
     Setting("reply_to", TEXT, "Reply-To of every mail: where players' orders should go", checked=True),

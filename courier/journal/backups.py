@@ -14,7 +14,7 @@ from pathlib import Path
 from courier.config.deployment import BackupPolicy
 from courier.errors import JournalError
 from courier.journal.interface import Journal
-from courier.journal.opener import copy_journal_file, open_journal
+from courier.journal.opener import DEFAULT_KIND, copy_journal_file, open_journal
 from courier.journal.replay import replay_game
 
 log = logging.getLogger(__name__)
@@ -48,9 +48,9 @@ def _prune(folder: Path, *, now: datetime, policy: BackupPolicy) -> None:
         stale.unlink(missing_ok=True)
 
 
-def check_backup(path: Path) -> list[str]:
+def check_backup(path: Path, *, kind: str = DEFAULT_KIND) -> list[str]:
     """Every game in the copy replayed: one line per game. Raises ``JournalError`` if it fails."""
-    copy = open_journal(path, create=False)
+    copy = open_journal(path, kind=kind, create=False)
     try:
         lines = []
         for game in copy.games():
@@ -63,7 +63,9 @@ def check_backup(path: Path) -> list[str]:
         copy.close()
 
 
-def restore_journal(backup: Path, journal_path: Path, *, now: datetime) -> Path | None:
+def restore_journal(
+    backup: Path, journal_path: Path, *, now: datetime, kind: str = DEFAULT_KIND
+) -> Path | None:
     """Put ``backup`` in place of the journal; returns where the replaced journal was kept."""
     kept = None
     if journal_path.exists():
@@ -71,6 +73,6 @@ def restore_journal(backup: Path, journal_path: Path, *, now: datetime) -> Path 
         journal_path.replace(kept)
     for side in ("-wal", "-shm"):  # the old journal's side files belong to it, not to the copy
         journal_path.with_name(journal_path.name + side).unlink(missing_ok=True)
-    copy_journal_file(backup, journal_path)
+    copy_journal_file(backup, journal_path, kind=kind)
     journal_path.chmod(0o600)
     return kept

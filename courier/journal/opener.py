@@ -34,7 +34,7 @@ DEFAULT_KIND = "sqlite"
 
 def journal_kind(name: str) -> JournalKind:
     if name not in KINDS:
-        raise ConfigError(f"journal = {name!r}: use {' or '.join(repr(k) for k in KINDS)}")
+        raise ConfigError(f"courier.toml: journal = {name!r}: use {' or '.join(repr(k) for k in KINDS)}")
     return KINDS[name]
 
 

@@ -180,7 +180,7 @@ def _journal_organiser_command(args: argparse.Namespace) -> int:
         raise CourierError(f"no game {args.game!r} in {args.config}")
     from courier.journal.opener import open_journal
 
-    journal = open_journal(deployment.journal_path, create=False)
+    journal = open_journal(deployment.journal_path, kind=deployment.journal_kind, create=False)
     try:
         journal_command(journal, args.game, line, now=now)
     finally:
@@ -240,7 +240,8 @@ def _release(args: argparse.Namespace) -> int:
     from courier.journal.opener import open_journal
     from courier.state.quarantine import release
 
-    journal = open_journal(load_deployment(args.config).journal_path, create=False)
+    deployment = load_deployment(args.config)
+    journal = open_journal(deployment.journal_path, kind=deployment.journal_kind, create=False)
     try:
         released = release(journal, args.game)
     finally:
@@ -256,7 +257,8 @@ def _replay(args: argparse.Namespace) -> int:
     from courier.journal.opener import open_journal
     from courier.journal.replay import replay_game
 
-    journal = open_journal(load_deployment(args.config).journal_path, create=False)
+    deployment = load_deployment(args.config)
+    journal = open_journal(deployment.journal_path, kind=deployment.journal_kind, create=False)
     try:
         rounds, problems = replay_game(journal, args.game)
     finally:
@@ -272,12 +274,14 @@ def _restore(args: argparse.Namespace) -> int:
     from courier.tick.runbook import run_lock
 
     deployment = load_deployment(args.config)
-    for line in check_backup(args.backup):
+    for line in check_backup(args.backup, kind=deployment.journal_kind):
         print(line)
     with run_lock(deployment.lock_path) as held:
         if not held:
             raise CourierError("a tick is running; try again when it has finished")
-        kept = restore_journal(args.backup, deployment.journal_path, now=datetime.now(UTC))
+        kept = restore_journal(
+            args.backup, deployment.journal_path, now=datetime.now(UTC), kind=deployment.journal_kind
+        )
     print(f"restored {deployment.journal_path} from {args.backup}")
     if kept is not None:
         print(f"the journal it replaced is kept as {kept}")

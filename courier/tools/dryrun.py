@@ -62,8 +62,8 @@ def dry_run(
     with tempfile.TemporaryDirectory(prefix="courier-dry-") as scratch:
         copy = replace(deployment, state_dir=Path(scratch))
         if deployment.journal_path.exists():
-            copy_journal_file(deployment.journal_path, copy.journal_path)
-        journal = open_journal(copy.journal_path)
+            copy_journal_file(deployment.journal_path, copy.journal_path, kind=copy.journal_kind)
+        journal = open_journal(copy.journal_path, kind=copy.journal_kind)
         if prepare is not None:
             prepare(journal)
         try:

@@ -18,7 +18,7 @@ LEAST_FREE = 200 * 2**20  # a journal and a few backups; below this, or below 5 
 
 
 def status_table(deployment: Deployment) -> str:
-    journal = open_journal(deployment.journal_path)
+    journal = open_journal(deployment.journal_path, kind=deployment.journal_kind)
     try:
         rows = []
         for game in journal.games():

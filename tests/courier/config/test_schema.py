@@ -23,6 +23,7 @@ from tests.helpers.paths import ROOT
 # Every key of the schema, each set once (a [[game]] takes a workbook or a sheet, so two games).
 MAXIMAL = """
 state_dir = "state"
+journal = "sqlite"
 domain = "courier.example.org"
 from = "Courier <courier@example.org>"
 reply_to = "orders@example.org"
