@@ -20,6 +20,7 @@ from courier.commands.run import organiser_of, player_commands, run_cli_input, r
 from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, first_verb
 from courier.config.game import Player
 from courier.journal.interface import Input, Journal
+from courier.journal.meta import LATE
 from courier.mail.compose import is_our_message_id
 from courier.mail.incoming import REPLY_WORD, Letter, UnreadableMail, game_tag, plus_tag, read_mail
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
@@ -180,7 +181,7 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
         # Arrived after this round closed: read it once the round is resolved. Noted in the journal,
         # so the receipt says "late" even when a crash falls between the round and the receipt.
-        tick.journal.set_meta(f"late/{item.id}", row.phase_key)
+        LATE.set(tick.journal, str(item.id), row.phase_key)
         return
     _accept(tick, item, letter, loaded, player, text)
 
@@ -282,7 +283,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",
-        late=journal.meta(f"late/{item.id}") not in (None, row.phase_key),
+        late=LATE.get(journal, str(item.id)) not in (None, row.phase_key),
         kept=kept is not None,
     )
     with journal.transaction() as db:

@@ -10,10 +10,9 @@ from datetime import datetime
 
 from courier.errors import CourierError
 from courier.journal.interface import GameRow
+from courier.journal.meta import LAST_TICK
 from courier.state.context import LoadedGame, Tick
 from courier.state.history import add_history_note
-
-LAST_TICK = "tick/last"
 
 
 class ClockError(CourierError):
@@ -21,8 +20,7 @@ class ClockError(CourierError):
 
 
 def _last_tick(tick: Tick) -> datetime | None:
-    last = tick.journal.meta(LAST_TICK)
-    return datetime.fromisoformat(last) if last else None
+    return LAST_TICK.get(tick.journal)
 
 
 def check_clock(tick: Tick) -> None:
@@ -47,7 +45,7 @@ def outage_guard(tick: Tick) -> bool:
             if row and not row.finished and row.deadline and previous < row.deadline <= tick.now:
                 _move_deadline(tick, loaded, row, since=previous)
                 moved = True
-    tick.journal.set_meta(LAST_TICK, tick.now.isoformat())  # after the moves: a crash repeats them
+    LAST_TICK.set(tick.journal, "", tick.now)  # after the moves: a crash repeats them
     return moved
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from courier.backends.sheet_tables import shown_rows
 from courier.config.game import is_bot_address
 from courier.journal.interface import GameRow
+from courier.journal.meta import HISTORY_ROWS, PUBLISHED, HistoryRows
 from courier.mail.mailer import seed_hash
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import away, control, kicked
@@ -31,14 +32,14 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     players = substitutes_shown(loaded, row)
     ledger = ledger_table(tick, loaded, view)
     digest = _digest_of_tabs(tick, row.id, ledger)
-    if tick.journal.meta(f"published/{row.id}") == digest and loaded.snapshot.ledger == shown_rows(ledger):
+    if PUBLISHED.get(tick.journal, row.id) == digest and loaded.snapshot.ledger == shown_rows(ledger):
         if players:
             loaded.workbook.update_players(players)
         return
     history = history_table(tick, loaded.config.ruleset, row.id)
     # One write for all three tabs: a Google Sheet's quota counts requests.
     loaded.workbook.write_public(ledger=ledger, history=history, players=players)
-    tick.journal.set_meta(f"published/{row.id}", digest)
+    PUBLISHED.set(tick.journal, row.id, digest)
 
 
 def _digest_of_tabs(tick: Tick, game_id: str, ledger: list[list[Any]]) -> str:
@@ -140,8 +141,7 @@ def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]
 def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any], list[list[list[Any]]]]:
     """(header, each round's rows). A round's rows never change once resolved, so they are kept in
     the journal and only the rounds resolved since are read: a tick costs the same at round 50."""
-    key = f"history-rows/{game_id}"
-    kept = json.loads(tick.journal.meta(key) or '{"header": ["Round"], "blocks": []}')
+    kept = HISTORY_ROWS.get(tick.journal, game_id) or HistoryRows(header=["Round"], blocks=[])
     header, blocks = kept["header"], kept["blocks"]
     count, rollbacks = tick.journal.round_count(game_id), _rollbacks(tick, game_id)
     if count < len(blocks) or kept.get("rollbacks", 0) != rollbacks:  # a copy put back, or a rollback
@@ -153,7 +153,7 @@ def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any]
         if not blocks and rows:
             header = ["Round", *rows[0]]
         blocks.append([[phase_key, *(_cell(v) for v in entry.values())] for entry in rows])
-    tick.journal.set_meta(key, json.dumps({"header": header, "blocks": blocks, "rollbacks": rollbacks}))
+    HISTORY_ROWS.set(tick.journal, game_id, HistoryRows(header=header, blocks=blocks, rollbacks=rollbacks))
     return header, blocks
 
 

@@ -23,6 +23,7 @@ from courier.config.deployment import Deployment, GameSource
 from courier.config.game import game_config
 from courier.errors import ConfigError
 from courier.journal.interface import GameRow, Transaction
+from courier.journal.meta import CONFIG, GoodConfig
 from courier.journal.opener import open_journal
 from courier.mail.incoming import raw_message_id
 from courier.mail.mailer import Mailer
@@ -76,7 +77,7 @@ def run_tick(
         if not held:
             log.info("another tick holds the lock; nothing to do")
             return []
-        journal = open_journal(deployment.journal_path)
+        journal = open_journal(deployment.journal_path, kind=deployment.journal_kind)
         inbox = inbox or open_inbox(deployment.inbox, last_uid=journal.last_uid)
         transport = transport or open_transport(deployment.outbox)
         mailer = Mailer(deployment, now=now, secret=journal.mail_secret())
@@ -219,24 +220,22 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
     try:
         config = game_config(source, snapshot)
     except ConfigError as e:
-        good = tick.journal.meta(f"config/{source.id}")
+        good = CONFIG.get(tick.journal, source.id)
         if good is None:
             raise
         # The game runs on, so this is no failure of the tick: the organiser's one mail says it all.
         log.warning("%s; the last good settings stay in force", e)
         notice = f"{e}. Until it is fixed the last good settings stay in force."
         tick.tell_organiser(source.id, source.organiser, notice)
-        stored = json.loads(good)
         snapshot = replace(
-            snapshot, config=stored["config"], players=stored["players"], config_cells={}, player_rows=[]
+            snapshot, config=good["config"], players=good["players"], config_cells={}, player_rows=[]
         )
         config = game_config(source, snapshot)
-        stored = None
+        replaced = None
     else:
-        good = json.dumps({"config": snapshot.config, "players": snapshot.players}, sort_keys=True)
-        stored = tick.journal.meta(f"config/{source.id}")
-        if stored != good:
-            tick.journal.set_meta(f"config/{source.id}", good)
+        replaced = CONFIG.replace(
+            tick.journal, source.id, GoodConfig(config=snapshot.config, players=snapshot.players)
+        )
     config = with_seats(config, tick.journal.game(source.id))  # substitutes take their seats
     for warning in config.warnings:
         tick.warn_once(source.id, source.organiser, warning)
@@ -247,8 +246,8 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
         )
         snapshot = replace(snapshot, responses=workbook.read().responses)
     loaded = LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
-    if stored is not None and stored != good:
-        tell_changes(tick, loaded, stored)
+    if replaced is not None:
+        tell_changes(tick, loaded, replaced)
     return loaded
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from courier.config.game import COMMAND_KEYS, SHELL_KEYS
 from courier.journal.interface import GameRow, Transaction
+from courier.journal.meta import GoodConfig
 from courier.state.context import LoadedGame, Tick
 from engine.core import Amendable
 
@@ -20,12 +21,12 @@ from engine.core import Amendable
 LIVE_KEYS = (SHELL_KEYS - {"game", "start"}) | COMMAND_KEYS | {"outage_grace"}
 
 
-def tell_changes(tick: Tick, loaded: LoadedGame, stored: str) -> None:
+def tell_changes(tick: Tick, loaded: LoadedGame, stored: GoodConfig) -> None:
     """Mail the organiser what an edit of a running game's settings changed, amending the game."""
     row = tick.journal.game(loaded.config.id)
     if row is None or row.finished:
         return
-    before, after = json.loads(stored)["config"], loaded.snapshot.config
+    before, after = stored["config"], loaded.snapshot.config
     if before == after:
         return  # the Players tab changed: it has its own news (newcomers, substitutes)
     digest = hashlib.sha256(json.dumps([before, after]).encode()).hexdigest()[:16]
