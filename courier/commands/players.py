@@ -6,16 +6,15 @@ journal's meta table, by the relayed mail's Message-ID)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import GameConfig, Player
 from courier.config.schedule import parse_duration
-from courier.journal.interface import GameRow, Input, Transaction
+from courier.journal.interface import GameRow, Input
+from courier.journal.meta import PRESS, PressRecord
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import away as who_is_away
 from courier.state.control import control, kicked, seat_label
@@ -40,10 +39,9 @@ class Asked:
         return self.step.loaded.config
 
 
-def press_reply_to(tick: Tick, in_reply_to: str, loaded: LoadedGame) -> dict[str, Any] | None:
+def press_reply_to(tick: Tick, in_reply_to: str, loaded: LoadedGame) -> PressRecord | None:
     """The relayed press a mail answers, if it answers one of this game's."""
-    found = tick.journal.meta(f"press/{in_reply_to}") if in_reply_to else None
-    record = json.loads(found) if found else None
+    record = PRESS.get(tick.journal, in_reply_to) if in_reply_to else None
     return record if record and record["game"] == loaded.config.id else None
 
 
@@ -163,15 +161,10 @@ def _relay(
         asked.config, player, author=shown, addressees=addressees, text=text, key=key, reply=reply
     )
     step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="press")
-    record = {"game": step.row.id, "author": author}
-    _remember(step.db, str(message["Message-ID"]), record)
+    PRESS.put(step.db, str(message["Message-ID"]), PressRecord(game=step.row.id, author=author))
 
 
-def _remember(db: Transaction, message_id: str, record: dict[str, str]) -> None:
-    db.put_meta(f"press/{message_id}", json.dumps(record))
-
-
-def relay_reply(asked: Asked, replying: dict[str, Any], text: str) -> None:
+def relay_reply(asked: Asked, replying: PressRecord, text: str) -> None:
     step = asked.step
     author = replying["author"]
     target = next((p for p in participants(asked.config, step.row) if p.name == author), None)
