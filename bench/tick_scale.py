@@ -1,7 +1,7 @@
 """How a tick scales with the number of games and with their history, on the embedded backends.
 
 N games of all six kinds (7 players each; Monarchs' board mode seats exactly 3) in one Maildir inbox,
-files outbox and one workbook per game, configured as the README says. After 0, 10 and 50 rounds of
+files outbox and one workbook per game, configured as docs/organising.md says. After 0, 10 and 50 rounds of
 history, three ticks are measured, each in a fresh process (as cron runs it), wall time and peak RSS:
 
 - *mail*: 1,000 new mails (orders from awaited players, spread over the games) read and answered;

@@ -2,7 +2,7 @@
 
 A request is a position plus ``orders`` (power → order lines); the answer is the position at the
 next phase that needs orders plus ``order_results``, so the output of one phase is the input of the
-next. ``engine.request`` plays the phase as the tick does. The format is documented in the README."""
+next. ``engine.request`` plays the phase as the tick does. The format is documented in docs/json.md."""
 
 from __future__ import annotations
 

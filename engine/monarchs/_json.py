@@ -1,4 +1,4 @@
-"""``courier resolve monarchs``: JSON in, JSON out (format in the README). Two kinds of request:
+"""``courier resolve monarchs``: JSON in, JSON out (format in docs/json.md). Two kinds of request:
 
 - one turn of the board: ``{"map": {hex: {"owner", "regiments"}} (optional: the starting map),
   "turn": 1, "turns": 8, "scores": {nation: n}, "orders": {nation: text}, "seed": "..."}``; the

@@ -1,4 +1,4 @@
-"""``courier resolve truce``: one round from a JSON request to a JSON answer (format in the README)."""
+"""``courier resolve truce``: one round from a JSON request to a JSON answer (format in docs/json.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``courier resolve veneer``'s answer (format in the README). The request is ``engine.request``'s:
+"""``courier resolve veneer``'s answer (format in docs/json.md). The request is ``engine.request``'s:
 ``{"state": …, "orders": {player: text}, "seed": "…"}``, or ``"players": [...]`` (and optionally
 ``"options"``) instead of ``state`` to start a new game from the seed, played as the tick plays it.
 Answer: ``{"state", "phase", "awaiting", "events", "errors", "ignored", "outcome"}``; ``state`` is the
