@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.utils import getaddresses
 
-__all__ = ["Author", "auth_refusal", "author_of"]
+__all__ = ["Author", "auth_refusal", "author_of", "receiving_results"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Author:
 
 
 _ANGLE = re.compile(r"<([^<>]*)>")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')  # a quoted display name, escapes and all
 
 
 def author_of(from_values: Sequence[str]) -> Author:
@@ -35,10 +36,13 @@ def author_of(from_values: Sequence[str]) -> Author:
         return Author("", "", None)
     value = from_values[0]
     problem = "it has more than one From header" if len(from_values) > 1 else None
-    angles = _ANGLE.findall(value)
+    # Angle brackets inside a quoted name (`"<b>Agatha</b>" <agatha@…>`) hold no address: blank the
+    # quoted part, keeping every offset, before looking for them.
+    bare = _QUOTED.sub(lambda quoted: " " * len(quoted.group(0)), value)
+    angles = _ANGLE.findall(bare)
     if angles:
-        name = value[: value.find("<")].strip().strip('"').strip()
-        extra = len(angles) > 1 or "@" in value[value.rfind(">") + 1 :]
+        name = value[: bare.find("<")].strip().strip('"').strip()
+        extra = len(angles) > 1 or "@" in bare[bare.rfind(">") + 1 :]
         address = angles[0] if extra else angles[-1]
     else:
         found = [(n, a) for n, a in getaddresses([value]) if a] or [("", "")]
@@ -58,6 +62,44 @@ def _decoded(name: str) -> str:
 
 
 # --- Authentication-Results --------------------------------------------------------------------------
+
+# Trace fields a receiving server writes beside its Received line (Gmail puts its verdict just below).
+_TRACE = frozenset(
+    {
+        "authentication-results",
+        "received-spf",
+        "arc-seal",
+        "arc-message-signature",
+        "arc-authentication-results",
+        "return-path",
+        "delivered-to",
+        "x-received",
+        "x-original-to",
+    }
+)
+_FROM_CLAUSE = re.compile(r"^\s*from\s", re.IGNORECASE)
+
+
+def receiving_results(headers: Sequence[tuple[str, str]]) -> list[str]:
+    """The Authentication-Results values the receiving side wrote, from the message's headers in order
+    (RFC 8601, sections 5 and 7.1). The border server's Received line is the first with a ``from``
+    clause (the hops above it are the receiver's own); its verdicts stand above it or in the trace
+    fields just below it. Anything further down came with the mail, whoever claims to have written it.
+    Of several verdicts by one server, the topmost (the last added) counts. A mail with no such
+    Received line (dropped in a Maildir by hand, as the tests do) has no other verdicts to tell apart."""
+    named = [(key.lower(), value) for key, value in headers]
+    border = next((i for i, (k, v) in enumerate(named) if k == "received" and _FROM_CLAUSE.match(v)), None)
+    end = len(named)
+    if border is not None:
+        end = border + 1
+        while end < len(named) and named[end][0] in _TRACE:
+            end += 1
+    topmost: dict[str, str] = {}
+    for key, value in named[:end]:
+        if key == "authentication-results":
+            topmost.setdefault(_authserv_id(value), value)
+    return list(topmost.values())
+
 
 _CLAUSE = re.compile(r"^\s*(dkim|dmarc|spf|arc)\s*=\s*([a-z]+)\b(.*)$", re.IGNORECASE | re.DOTALL)
 _PROPERTY = re.compile(r"\bheader\.(from|d|i)\s*=\s*\"?([^\s;\"]+)", re.IGNORECASE)

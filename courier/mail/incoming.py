@@ -23,7 +23,7 @@ from html.parser import HTMLParser
 from mailparser_reply import EmailMessage as ReplyMessage
 
 from courier.data import shipped_dir
-from courier.mail.authorship import auth_refusal, author_of
+from courier.mail.authorship import auth_refusal, author_of, receiving_results
 from courier.screenful import printable, shorten
 
 __all__ = [
@@ -87,10 +87,11 @@ def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool)
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
     # The raw From, not the policy's reading of it: that drops `<evil@x>` after an address-like name.
-    author = author_of([v for k, v in msg.raw_items() if k.lower() == "from"])
+    headers = [(key, _unescaped(str(value))) for key, value in msg.raw_items()]
+    author = author_of([v for k, v in headers if k.lower() == "from"])
     sender = author.address
     verdict = auth_refusal(
-        _header_values(msg, "Authentication-Results"),
+        receiving_results(headers),
         sender=sender,
         trusted=trusted_authserv_ids,
         require_pass=require_pass,
@@ -172,9 +173,15 @@ def _header_values(msg: EmailMessage, name: str) -> list[str]:
     """Every value of one header, decoded. The policy's parser can raise on some malformed headers;
     the raw value is better than losing the message."""
     try:
-        return [str(value) for value in msg.get_all(name, [])]
+        return [_unescaped(str(value)) for value in msg.get_all(name, [])]
     except Exception:  # any parser bug must degrade to the raw text
-        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+        return [_unescaped(str(v)) for k, v in msg.raw_items() if k.lower() == name.lower()]
+
+
+def _unescaped(value: str) -> str:
+    """Raw 8-bit bytes in a header (sent unencoded) reach us as surrogates, which no journal or mail can
+    store: read them as the UTF-8 they almost always are, anything else as U+FFFD."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _header(msg: EmailMessage, name: str) -> str:

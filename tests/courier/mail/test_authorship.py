@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from courier.mail.authorship import auth_refusal, author_of
+from courier.mail.authorship import auth_refusal, author_of, receiving_results
 from tests.helpers.paths import DATA
 
 CASES = yaml.safe_load((DATA / "authorship" / "cases.yaml").read_text(encoding="utf-8"))
@@ -28,3 +28,13 @@ def test_verdicts(case: dict[str, Any], strict: bool) -> None:
         case["results"], sender="agatha@players.test", trusted=["mx.courier.test"], require_pass=strict
     )
     assert (refusal is not None) == case["strict" if strict else "default"], refusal
+
+
+@pytest.mark.parametrize("case", CASES["receiving"], ids=lambda c: " / ".join(h[0] for h in c["headers"]))
+def test_only_the_receiving_servers_verdicts_count(case: dict[str, Any]) -> None:
+    """Each verdict believed starts with what `counts` lists (its authserv-id, or more of its text)."""
+    believed = receiving_results([(name, value) for name, value in case["headers"]])
+    assert len(believed) == len(case["counts"]), believed
+    assert all(value.startswith(start) for value, start in zip(believed, case["counts"], strict=True)), (
+        believed
+    )

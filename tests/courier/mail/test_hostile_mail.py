@@ -364,3 +364,55 @@ def test_every_game_reads_on_past_hostile_and_forwarded_mail(tmp_path: Path, gam
     assert "Forwarded text in your mail was ignored" in receipt
     assert "; ".join(order["orders"]) in receipt
     assert _statuses(table).count("unreadable") == 2
+
+
+# --- who sent it: issue 26's sender identity --------------------------------------------------------
+
+_BORDER = "Received: from mail.players.test (mail.players.test [192.0.2.7]) by mx.courier.test with ESMTPS"
+
+
+def test_a_verdict_the_sender_wrote_below_the_border_server_is_not_believed(table: Table) -> None:
+    """A forger's own `Authentication-Results: … dmarc=pass` sits below the Received line the receiving
+    server wrote; only what that server added counts, so strict mode refuses the mail."""
+    _trusting(table, strict=True)
+    forged = "Authentication-Results: mx.courier.test; dkim=pass header.d=players.test; dmarc=pass"
+    real = "Authentication-Results: mx.courier.test; dkim=none; dmarc=none"
+    _deliver(table, _headers(_BORDER, real, f"From: {AGATHA}", forged, "Subject: [truce-1] orders"))
+    table.tick(at(0, 9))
+    assert _standing(table) == {}
+    assert "was not used" in text_of(table.sent("Agatha")[-1])
+
+
+def test_the_border_servers_verdict_counts_above_or_just_below_its_received_line(table: Table) -> None:
+    """Postfix's milters put the verdict above the Received line, Gmail just below it: both count."""
+    _trusting(table, strict=True)
+    verdict = "Authentication-Results: mx.courier.test; dkim=pass header.d=players.test"
+    _deliver(table, _headers(verdict, _BORDER, f"From: {AGATHA}", "Subject: [truce-1] orders", body="loot"))
+    table.clock += timedelta(minutes=1)
+    spf = "Received-SPF: pass (mx.courier.test: domain of players.test designates 192.0.2.7)"
+    raw = _headers(
+        _BORDER, spf, verdict, f"From: {address('Barney')}", "Subject: [truce-1] orders", body="loot"
+    )
+    _deliver(table, raw)
+    table.tick(at(0, 9))
+    assert set(_standing(table)) == {"Agatha", "Barney"}
+
+
+def test_a_display_name_holding_angle_brackets_is_read_as_a_name(table: Table) -> None:
+    """`"<b>Agatha</b>" <agatha@…>`: the quoted name's brackets are not addresses."""
+    _deliver(table, _headers(f'From: "<b>Agatha</b>" <{AGATHA}>', "Subject: [truce-1] orders", body="loot"))
+    table.tick(at(0, 9))
+    assert set(_standing(table)) == {"Agatha"}
+
+
+def test_raw_8bit_bytes_in_a_header_stop_nothing(table: Table) -> None:
+    """A Cyrillic а sent unencoded in the From address: the mail is a stranger's, the tick goes on and
+    the next tick does too."""
+    stranger = "From: Agаtha <agаtha@players.test>\r\nSubject: [truce-1] orders\r\n\r\nloot\r\n"
+    _deliver(table, stranger.encode())
+    raw = f"From: {address('Celeste')}\r\nSubject: [truce-1] приказы\r\nMessage-ID: <ц@x>\r\n\r\nloot\r\n"
+    _deliver(table, raw.encode())
+    table.order("Barney", "loot")
+    assert table.tick(at(0, 9)) == []
+    assert table.tick(at(0, 10)) == []
+    assert set(_standing(table)) == {"Barney", "Celeste"}
