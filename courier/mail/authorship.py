@@ -180,7 +180,17 @@ def _aligned(other: str, domain: str) -> bool:
     return other == domain or other.endswith("." + domain) or domain.endswith("." + other)
 
 
+_INNERMOST_COMMENT = re.compile(r"\((?:[^()\\]|\\.)*\)")
+
+
 def _authserv_id(value: str) -> str:
-    """``mx.google.com; dkim=pass …`` → ``mx.google.com`` (RFC 8601: the id, then an optional version)."""
-    head = value.split(";", 1)[0].split()
-    return head[0].lower() if head else ""
+    """``mx.google.com; dkim=pass …`` → ``mx.google.com`` (RFC 8601: the id, then an optional version).
+    Comments may stand around the id (``(c) mx.google.com; …``): they are dropped, innermost first."""
+    head = value.split(";", 1)[0]
+    while True:
+        unwrapped = _INNERMOST_COMMENT.sub(" ", head)
+        if unwrapped == head:
+            break
+        head = unwrapped
+    words = head.split()
+    return words[0].lower() if words else ""
