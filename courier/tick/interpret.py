@@ -41,7 +41,9 @@ REUSED_ID = (
 SECRET_LINE = re.compile(r"^[ \t]*(?:secret|password)[ \t]*[:=][ \t]*(\S(?:[^\n]*\S)?)[ \t]*$", re.I | re.M)
 
 
-def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
+def interpret_inputs(tick: Tick) -> None:
+    """Read every mail not settled yet. Orders that arrived after the open round's deadline wait
+    (``LATE``) until that round is resolved, then count for the next (``runbook.resolve_rounds``)."""
     pending = tick.journal.pending_inputs()
     pending.sort(key=lambda item: item.source != "cli")  # the organiser's CLI commands first (stable)
     for item in pending:
@@ -58,7 +60,7 @@ def interpret_inputs(tick: Tick, *, before_deadlines: bool) -> None:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
         else:
             try:
-                _interpret(tick, item, letter, before_deadlines=before_deadlines)
+                _interpret(tick, item, letter)
             except OPERATOR_ERRORS as e:  # e.g. a mail server's refusal: the mail waits for the fix
                 tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
                 tick.tell_organiser(None, tick.deployment.organiser, str(e))
@@ -121,7 +123,7 @@ def _letter(tick: Tick, item: Input) -> Letter:
     )
 
 
-def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: bool) -> None:
+def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     organised = organiser_of(tick, letter.sender)
     verb = first_verb(SECRET_LINE.sub("", letter.text))
     plays = any(g.config.player_by_email(letter.sender) for g in tick.games.values())
@@ -178,9 +180,10 @@ def _interpret(tick: Tick, item: Input, letter: Letter, *, before_deadlines: boo
     if verb in PLAYER_VERBS or press_reply_to(tick, letter.in_reply_to, loaded):
         player_commands(tick, item, letter, loaded, player, text)
         return
-    if before_deadlines and row.deadline is not None and item.received_at > row.deadline:
-        # Arrived after this round closed: read it once the round is resolved. Noted in the journal,
-        # so the receipt says "late" even when a crash falls between the round and the receipt.
+    if row.deadline is not None and item.received_at > row.deadline:
+        # Arrived after this round closed: read it once the round is resolved (it waits meanwhile,
+        # even while the game fails). Noted in the journal, so the receipt says "late" even when a
+        # crash falls between the round and the receipt.
         LATE.set(tick.journal, str(item.id), row.phase_key)
         return
     _accept(tick, item, letter, loaded, player, text)

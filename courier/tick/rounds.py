@@ -40,17 +40,18 @@ log = logging.getLogger(__name__)
 
 
 def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
-    """Resolve rounds one after another while one is due: a tick after a long outage catches up."""
-    while (view := tick.view(loaded.config.id)) is not None and not view.row.finished:
-        at = _due_at(tick, loaded, view)
-        if at is None:
-            return
-        if not tick.backed_up:  # one consistent copy a tick, taken before anything is resolved
-            backup_journal(
-                tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
-            )
-            tick.backed_up = True
-        resolve_round(tick, loaded, view, at=at)
+    """Resolve the game's open round if it is due. One round only: the tick reads the mail that beat
+    the next round's deadline before it resolves that one (``runbook.resolve_rounds``)."""
+    view = tick.view(loaded.config.id)
+    if view is None or view.row.finished:
+        return
+    at = _due_at(tick, loaded, view)
+    if at is None:
+        return
+    if not tick.backed_up:  # one consistent copy a tick, taken before anything is resolved
+        backup_journal(tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups)
+        tick.backed_up = True
+    resolve_round(tick, loaded, view, at=at)
 
 
 def _due_at(tick: Tick, loaded: LoadedGame, view: GameView) -> datetime | None:

@@ -115,11 +115,10 @@ def _steps(tick: Tick, *, send: bool) -> None:
     _each_game(tick, start_game)
     _each_game(tick, admit_newcomers)
     outage = outage_guard(tick)  # before reading orders: lateness is judged by the moved deadline
-    interpret_inputs(tick, before_deadlines=True)
+    interpret_inputs(tick)
     if not outage:  # after an outage, deadlines move instead of rounds resolving
         predraw_due(tick)
-        _each_game(tick, resolve_due)
-    interpret_inputs(tick, before_deadlines=False)
+        resolve_rounds(tick)
     _each_game(tick, send_reminders)
     if tick.publish:
         _each_game(tick, publish_game)
@@ -127,6 +126,23 @@ def _steps(tick: Tick, *, send: bool) -> None:
     settle_failures(tick)
     if send:
         drain_outbox(tick)
+
+
+def resolve_rounds(tick: Tick) -> None:
+    """Resolve every due round, one round of each game at a time, and between them read the mail
+    that waited for the round it beat: a game with several rounds due (a gap with `stale_after = 0`,
+    a journal put back, a game released from quarantine) counts each mail for the round whose
+    deadline it beat by its journalled arrival, whatever order the tick meets them in."""
+    while True:
+        before = _open_rounds(tick)
+        _each_game(tick, resolve_due)
+        if _open_rounds(tick) == before:
+            return
+        interpret_inputs(tick)  # what arrived after the round just resolved closed
+
+
+def _open_rounds(tick: Tick) -> dict[str, str]:
+    return {game_id: view.row.phase_key for game_id in tick.games if (view := tick.view(game_id))}
 
 
 def _report_broken_templates(tick: Tick) -> None:
