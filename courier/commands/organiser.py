@@ -24,12 +24,13 @@ def pause(step: Step, command: Command) -> str:
         raise Refused("the game is paused already")
     step.save(deadline=None)
     step.control(paused=True)
+    cancelled = _cancel_process(step)
     step.tell_all(
         "The organiser has paused the game: no deadline passes and no reminder goes until it resumes."
         " Orders you send meanwhile still count."
     )
     step.history("Paused by the organiser")
-    return "done. No deadline passes until you `resume`."
+    return f"done. No deadline passes until you `resume`.{cancelled}"
 
 
 def resume(step: Step, command: Command) -> str:
@@ -39,9 +40,10 @@ def resume(step: Step, command: Command) -> str:
     deadline = _until(step, command) or step.loaded.config.schedule.next_deadline(step.tick.now, _kind(step))
     step.save(deadline=deadline)
     step.control(paused=False)
+    cancelled = _cancel_process(step)
     step.tell_all(f"The game resumes. The deadline for {step.phase_label()} is {step.when(deadline)}.")
     step.history(f"Resumed; deadline {step.when(deadline)}")
-    return f"done. The deadline is {step.when(deadline)}."
+    return f"done. The deadline is {step.when(deadline)}.{cancelled}"
 
 
 def extend(step: Step, command: Command) -> str:
@@ -56,9 +58,10 @@ def extend(step: Step, command: Command) -> str:
     if deadline <= current:
         raise Refused(f"the deadline is {step.when(current)} already; extend moves it later")
     step.save(deadline=deadline)
+    cancelled = _cancel_process(step)
     step.tell_all(f"The organiser moved the deadline for {step.phase_label()} to {step.when(deadline)}.")
     step.history(f"Deadline extended to {step.when(deadline)}")
-    return f"done. The deadline is {step.when(deadline)}."
+    return f"done. The deadline is {step.when(deadline)}.{cancelled}"
 
 
 def process(step: Step, command: Command) -> str:
@@ -68,6 +71,17 @@ def process(step: Step, command: Command) -> str:
     step.control(process=step.row.phase_key)
     step.history(f"{step.phase_label()} resolved early at the organiser's word")
     return f"done. {step.phase_label()} is resolved at this tick."
+
+
+def _cancel_process(step: Step) -> str:
+    """The later word wins: a `pause`, `resume` or `extend` after `process now` cancels it, so the
+    round resolves at the deadline the players are told (or, paused, at none). A `process now`
+    given after them resolves the round at the next tick, as asked."""
+    if control(step.tick.journal, step.row.id).get("process") != step.row.phase_key:
+        return ""
+    step.control(process=None)
+    then = "its deadline" if step.row.deadline else "the deadline `resume` gives it"
+    return f" The `process now` given earlier is cancelled: the round resolves at {then}."
 
 
 def rollback(step: Step, command: Command) -> str:

@@ -417,3 +417,52 @@ def test_bot_gives_a_seat_to_the_games_bot(table: Table) -> None:
         journal.close()
     assert submitted and "attack Agatha" not in submitted  # the bot's own choice
     replays(table)
+
+
+def test_a_later_extend_cancels_a_pending_process(table: Table) -> None:
+    """Issue 27: `process now` then `extend` in one tick told the players a new deadline and resolved
+    the round anyway. The later command wins: the round resolves at the deadline the players were told."""
+    table.clock = at(0, 9)
+    command(table, "process now")
+    table.clock = at(0, 9, 30)
+    command(table, "extend 24h")
+    table.tick(at(0, 10))
+    assert resolved(table) == [], "the players were told a new deadline"
+    assert "moved the deadline for Round 1 of 3 to Wed 02 Dec 2026 20:00" in last(table, "Darcy", "notice")
+    assert "`process now` given earlier is cancelled" in answer(table)
+    table.tick(at(0, 20, 5))
+    assert resolved(table) == []
+    table.tick(at(1, 20, 5))
+    assert resolved(table) == ["round-1"]
+    replays(table)
+
+
+def test_a_process_paused_then_resumed_by_cli_waits_for_the_new_deadline(table: Table) -> None:
+    """`process`, then `pause` (same tick: the round waits), then `resume` a day later: the round
+    resolved at once although the players had just been told its deadline."""
+    assert cli(table, "process", "truce-1", "--now", at(0, 9).isoformat()) == 0
+    assert cli(table, "pause", "truce-1", "--now", at(0, 9, 1).isoformat()) == 0
+    table.tick(at(0, 9, 5))
+    assert resolved(table) == []
+    assert (
+        "`process now` given earlier is cancelled: the round resolves at the deadline `resume` gives it"
+        in (answer(table))
+    )
+    assert cli(table, "resume", "truce-1", "--now", at(1, 9).isoformat()) == 0
+    table.tick(at(1, 9, 5))
+    assert "The game resumes. The deadline for Round 1 of 3 is Wed 02 Dec 2026 20:00" in last(
+        table, "Agatha", "notice"
+    )
+    assert resolved(table) == [], "resolved at the deadline the players were told, not now"
+    table.tick(at(1, 20, 5))
+    assert resolved(table) == ["round-1"]
+
+
+def test_process_after_an_extend_resolves_the_round_now(table: Table) -> None:
+    """The other order: the later `process now` wins over an earlier extend."""
+    table.clock = at(0, 9)
+    command(table, "extend 24h")
+    table.clock = at(0, 9, 30)
+    command(table, "process now")
+    table.tick(at(0, 10))
+    assert resolved(table) == ["round-1"]
