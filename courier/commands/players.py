@@ -7,17 +7,17 @@ journal's meta table, by the relayed mail's Message-ID)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import GameConfig, Player
 from courier.config.schedule import parse_duration
-from courier.journal.interface import GameRow, Input
+from courier.journal.interface import GameRow, Input, Journal
 from courier.journal.meta import PRESS, PressRecord
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import away as who_is_away
-from courier.state.control import control, kicked, seat_label
+from courier.state.control import control, kicked, round_key, seat_label
 from courier.state.newcomers import participants
 
 PRESS_MODES = ("none", "attributed", "anonymous")
@@ -83,34 +83,71 @@ def away(asked: Asked, command: Command) -> str:
     moved = _extend_for(asked)
     step.tell_all(f"{name} is away for a while.{moved}")
     step.history(f"{name} is away")
-    if moved:
-        return f"noted.{moved}"
+    capped = _capped(asked, until, moved=bool(moved))
+    if moved or capped:
+        return f"noted.{moved}{capped}"
     return "noted. Until then your seat plays the game's default when you send nothing."
 
 
 def _extend_for(asked: Asked) -> str:
     step = asked.step
-    if step.row.deadline is None:
+    before = step.row.deadline
+    if before is None:
         return ""
-    deadline = away_deadline(step.tick, asked.config, step.row, step.row.deadline)
-    if deadline <= step.row.deadline:
+    journal = step.tick.journal
+    moved = away_moved(journal, step.row)
+    deadline = away_deadline(step.tick, asked.config, step.row, before, moved=moved)
+    if deadline <= before:
         return ""
     step.save(deadline=deadline)
+    step.control(away_moved=away_record(journal, step.row, moved + (deadline - before)))
     return f" The deadline moves to {step.when(deadline)}."
 
 
-def away_deadline(tick: Tick, config: GameConfig, row: GameRow, deadline: datetime) -> datetime:
+def _capped(asked: Asked, until: datetime, *, moved: bool) -> str:
+    """What the player hears when `away_limit` keeps the deadline from waiting for their return."""
+    step, config = asked.step, asked.config
+    deadline = step.row.deadline
+    if not _away_extends(config) or deadline is None or until <= deadline:
+        return ""
+    limit = f"the game's `away_limit` ({config.commands.get('away_limit', '7d')} in all)"
+    after = "after it your seat plays the game's default when you send nothing."
+    if moved:
+        return f" That is as far as {limit} lets absences move this round's deadline; {after}"
+    return f" The deadline stays {step.when(deadline)}: absences moved it as far as {limit} allows; {after}"
+
+
+def _away_extends(config: GameConfig) -> bool:
+    return config.commands.get("away", "default") == "extend"
+
+
+def away_deadline(
+    tick: Tick, config: GameConfig, row: GameRow, deadline: datetime, *, moved: timedelta = timedelta(0)
+) -> datetime:
     """With Config `away` = extend, a deadline that falls while a player is away moves to their
-    return, at most `away_limit` (default 7d) later; otherwise it stays."""
-    if config.commands.get("away", "default") != "extend":
+    return, so that absences move a round's deadline at most `away_limit` (default 7d) in all:
+    ``moved`` is how far they moved it already. Otherwise it stays."""
+    if not _away_extends(config):
         return deadline
-    limit = parse_duration(config.commands.get("away_limit", "7d"))
+    left = parse_duration(config.commands.get("away_limit", "7d")) - moved
     returns = [
         datetime.fromisoformat(when)
         for name, when in control(tick.journal, row.id).get("away", {}).items()
         if name not in kicked(row) and datetime.fromisoformat(when) > deadline
     ]
-    return min(max(returns), deadline + limit) if returns else deadline
+    return max(deadline, min(max(returns), deadline + left)) if returns else deadline
+
+
+def away_moved(journal: Journal, row: GameRow) -> timedelta:
+    """How far absences moved the open round's deadline so far (``away_record``)."""
+    record = control(journal, row.id).get("away_moved") or {}
+    return timedelta(seconds=record["by"]) if record.get("round") == round_key(journal, row) else timedelta(0)
+
+
+def away_record(journal: Journal, row: GameRow, moved: timedelta) -> dict[str, object]:
+    """The control entry that remembers how far absences moved a round's deadline (keyed by the
+    round, a re-run after a rollback counting afresh)."""
+    return {"round": round_key(journal, row), "by": moved.total_seconds()}
 
 
 # --- press -----------------------------------------------------------------------------------------

@@ -7,11 +7,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from courier import faults
-from courier.commands.players import absent_players, away_deadline
+from courier.commands.players import absent_players, away_deadline, away_record
 from courier.config.game import GameConfig, Player
 from courier.journal.backups import backup_journal
 from courier.journal.interface import GameRow
@@ -19,7 +19,7 @@ from courier.mail.pictures import forget_pictures, map_svgs, predraw, predraw_do
 from courier.mail.render import render_event
 from courier.silent_seats import silent_seat
 from courier.state.context import GameView, LoadedGame, Tick
-from courier.state.control import control, kicked, round_key
+from courier.state.control import control, kicked, put_control, round_key
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
 from engine.core import (
@@ -173,9 +173,11 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
     submissions, resolution, outcome = settled.submissions, settled.resolution, settled.outcome
     resolved_label = ruleset.phase(state).label
     next_phase = ruleset.phase(resolution.state)
-    deadline = None if outcome else config.schedule.next_deadline(at, next_phase.kind)
-    if deadline is not None:  # a player away, where absence extends deadlines
-        deadline = away_deadline(tick, config, row, deadline)
+    deadline, away_by = None, timedelta(0)
+    if outcome is None:  # a player away, where absence extends deadlines, moves the new one
+        scheduled = config.schedule.next_deadline(at, next_phase.kind)
+        deadline = away_deadline(tick, config, row, scheduled)
+        away_by = deadline - scheduled
     new_row = GameRow(
         id=row.id,
         ruleset=row.ruleset,
@@ -239,6 +241,9 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
             deadline=deadline,
             finished=new_row.finished,
         )
+        if away_by:  # it counts towards the new round's `away_limit`
+            moved = away_record(tick.journal, new_row, away_by)
+            put_control(db, row.id, {**control(tick.journal, row.id), "away_moved": moved})
         for player, message in mails:
             kind = "game_over" if outcome else "report"
             tick.queue(

@@ -111,6 +111,36 @@ def test_away_extends_the_deadline_within_the_limit_where_the_game_says_so(
     assert "The deadline moves to Thu 03 Dec 2026 20:00 GMT" in last(t, "Agatha", "notice")
 
 
+def test_away_limit_bounds_what_absences_move_a_round_in_all(make_table: Callable[..., Table]) -> None:
+    """Issue 27: each `away until …` mail moved the deadline `away_limit` further, without end. The
+    limit bounds the round's total; a player whose return it cannot wait for is told so."""
+    t = make_table({"away": "extend", "away_limit": "2d"})
+    t.tick(at(0, 8, 5))
+    t.order("Celeste", "away until 2026-12-02")
+    t.tick(at(0, 9))
+    assert deadline(t) == "2026-12-02T23:59:00+00:00"  # her return (the end of the day): within the limit
+    assert "That is as far" not in last(t, "Celeste", "answer")
+    for hour, (name, until) in enumerate([("Celeste", "12-10"), ("Darcy", "12-12"), ("Celeste", "12-20")]):
+        t.order(name, f"away until 2026-{until}")
+        t.tick(at(0, 10 + hour))
+        assert deadline(t) == "2026-12-03T20:00:00+00:00", "two days in all, however many mails"
+    answer = last(t, "Celeste", "answer")
+    assert "The deadline stays Thu 03 Dec 2026 20:00 GMT" in answer
+    assert "as far as the game's `away_limit` (2d in all) allows" in answer
+    assert "your seat plays the game's default" in answer
+    darcy = [m for m in t.sent("Darcy") if m["X-Courier-Kind"] == "answer"]
+    assert "stays Thu 03 Dec 2026 20:00 GMT" in text_of(darcy[-1])
+    t.tick(at(2, 20, 5))
+    journal = t.journal()
+    row = journal.game("truce-1")
+    journal.close()
+    assert row is not None and row.phase_key == "round-2"
+    assert deadline(t) == "2026-12-06T20:00:00+00:00", "round 2 waits two days for them, its own limit"
+    t.order("Darcy", "away until 2026-12-31")
+    t.tick(at(2, 21))
+    assert deadline(t) == "2026-12-06T20:00:00+00:00", "and no more"
+
+
 def test_press_reaches_only_its_addressees_signed_by_the_sender(table: Table) -> None:
     table.order("Agatha", "press to Barney, Darcy: Let us leave Celeste alone.\nTrust me.")
     table.tick(at(0, 9))
