@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from courier.tools.cli import main
-from tests.conftest import RELIABILITY, Table, text_of
+from tests.conftest import Table, count_fault, text_of
 from tests.helpers.clock import at
 
 # Truce, 5 rounds, deadlines at 20:00 each day from 1 December: round 1 closes at(0, 20),
@@ -64,7 +64,7 @@ def assert_each_round_had_its_own_orders(t: Table, capsys: pytest.CaptureFixture
     capsys.readouterr()
     assert main(["replay", "truce-1", "--config", str(t.deployment.path)]) == 0
     assert "all reproduce" in capsys.readouterr().out
-    RELIABILITY["fault: two rounds in one tick"] += 1
+    count_fault("two rounds in one tick")
 
 
 def test_a_gap_with_the_outage_guard_off(
