@@ -12,7 +12,7 @@ from datetime import datetime, time, timedelta
 from email.utils import parseaddr
 from zoneinfo import ZoneInfo
 
-from courier.config.schedule import parse_duration
+from courier.config.schedule import LONGEST, UTC_ZONE, parse_duration
 
 _FIRST_WORD = re.compile(r"^\s*([a-z]+)\b", re.I)
 
@@ -139,6 +139,14 @@ def _until(line: str, rest: str) -> str:
     except ValueError:
         raise CommandError(f"“{line}”: {match.group(1)} is no date and time") from None
     return match.group(1)
+
+
+def check_reach(command: Command, now: datetime, zone: ZoneInfo = UTC_ZONE) -> None:
+    """A time a command names (``until …``) lies at most ``LONGEST`` ahead of ``now``: checked when
+    the command is given (by CLI, in UTC) and when it applies (in the game's zone). Raises
+    ``CommandError``; a time already passed is each command's own to refuse."""
+    if command.until and until_time(command.until, zone) - now > LONGEST:
+        raise CommandError(f"“{command.line}”: {command.until} is more than {LONGEST.days} days ahead")
 
 
 def until_time(text: str, zone: ZoneInfo) -> datetime:

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["Schedule", "ScheduleError", "parse_duration"]
+__all__ = ["LONGEST", "Schedule", "ScheduleError", "parse_duration"]
 
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -35,6 +35,9 @@ class ScheduleError(ValueError):
 
 _DURATION_PART = re.compile(r"(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m)", re.IGNORECASE)
 _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60}
+# The longest time Courier takes from anyone, a setting or a command: longer is a slip of the keyboard
+# (`extend 3000000d`), and a deadline that far ahead would run past the calendar's end.
+LONGEST = timedelta(days=366)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -44,6 +47,8 @@ def parse_duration(text: str) -> timedelta:
     if not cleaned or _DURATION_PART.sub("", cleaned).strip(" ,") or not parts:
         raise ScheduleError(f"{cleaned!r} is not a duration; write e.g. 12h, 90m, 2d or 1d 12h")
     seconds = sum(int(p.group(1)) * _UNIT_SECONDS[p.group(2)[0].lower()] for p in parts)
+    if seconds > LONGEST.total_seconds():
+        raise ScheduleError(f"{cleaned!r} is too long: at most {LONGEST.days} days")
     return timedelta(seconds=seconds)
 
 

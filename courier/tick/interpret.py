@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from courier import faults
@@ -48,7 +50,8 @@ def interpret_inputs(tick: Tick) -> None:
     pending.sort(key=lambda item: item.source != "cli")  # the organiser's CLI commands first (stable)
     for item in pending:
         if item.source == "cli":
-            run_cli_input(tick, item)
+            game = str(json.loads(item.raw).get("game", ""))
+            _guarded(tick, item, "the organiser's command", [game], partial(run_cli_input, tick, item))
             continue
         try:
             letter = _letter(tick, item)
@@ -59,19 +62,28 @@ def interpret_inputs(tick: Tick) -> None:
         if letter.silent:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
         else:
-            try:
-                _interpret(tick, item, letter)
-            except OPERATOR_ERRORS as e:  # e.g. a mail server's refusal: the mail waits for the fix
-                tick.problem(f"message {item.id} from {letter.sender} waits: {e}")
-                tick.tell_organiser(None, tick.deployment.organiser, str(e))
-            except NOT_A_GAMES_FAULT:
-                raise
-            except Exception as e:  # a bug in a game's reading: the mail waits, the game's failure counts
-                log.exception("message %s from %s", item.id, letter.sender)
-                tick.problem(f"message {item.id} from {letter.sender} waits: {type(e).__name__}: {e}")
-                for game_id in _games_of(tick, letter):
-                    tick.failed_games.setdefault(game_id, f"reading a mail: {type(e).__name__}: {e}")
+            read = partial(_interpret, tick, item, letter)
+            _guarded(tick, item, f"message {item.id} from {letter.sender}", _games_of(tick, letter), read)
         _file_away(tick, item)
+
+
+def _guarded(tick: Tick, item: Input, what: str, games: list[str], read: Callable[[], None]) -> None:
+    """Read one input; whatever fails, the other inputs and games go on. An operator's problem (e.g.
+    a mail server's refusal) leaves the input waiting for the fix; a bug in a game's reading leaves
+    it waiting too, and counts as that game's failure (a game failing tick after tick is set aside)."""
+    try:
+        read()
+    except OPERATOR_ERRORS as e:
+        tick.problem(f"{what} waits: {e}")
+        tick.tell_organiser(None, tick.deployment.organiser, str(e))
+    except NOT_A_GAMES_FAULT:
+        raise
+    except Exception as e:
+        log.exception("%s (input %s)", what, item.id)
+        tick.problem(f"{what} waits: {type(e).__name__}: {e}")
+        for game_id in games:
+            if game_id in tick.games:
+                tick.failed_games.setdefault(game_id, f"reading a mail: {type(e).__name__}: {e}")
 
 
 def _games_of(tick: Tick, letter: Letter) -> list[str]:
