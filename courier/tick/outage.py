@@ -13,6 +13,8 @@ from courier.journal.interface import GameRow
 from courier.journal.meta import LAST_TICK
 from courier.state.context import LoadedGame, Tick
 from courier.state.history import add_history_note
+from courier.state.newcomers import participants
+from courier.tick.guards import each_game
 
 
 class ClockError(CourierError):
@@ -34,19 +36,25 @@ def check_clock(tick: Tick) -> None:
 
 
 def outage_guard(tick: Tick) -> bool:
-    """Record this tick's time; True when an outage was found and this tick must resolve nothing."""
+    """Record this tick's time; True when an outage was found and this tick must resolve nothing.
+    Each game's deadline moves under the per-game guard: one game's failure spares the others, and
+    the time is recorded all the same, so the next tick meets no outage again."""
     previous = _last_tick(tick)
     stale = tick.deployment.stale_after
-    moved = False
+    moved: list[str] = []
+
+    def move_overdue_deadline(tick: Tick, loaded: LoadedGame) -> None:
+        assert previous is not None
+        view = tick.view(loaded.config.id)
+        row = view.row if view else None
+        if row and not row.finished and row.deadline and previous < row.deadline <= tick.now:
+            _move_deadline(tick, loaded, row, since=previous)
+            moved.append(row.id)
+
     if previous is not None and stale and tick.now - previous > stale:
-        for loaded in tick.games.values():
-            view = tick.view(loaded.config.id)
-            row = view.row if view else None
-            if row and not row.finished and row.deadline and previous < row.deadline <= tick.now:
-                _move_deadline(tick, loaded, row, since=previous)
-                moved = True
+        each_game(tick, move_overdue_deadline)
     LAST_TICK.set(tick.journal, "", tick.now)  # after the moves: a crash repeats them
-    return moved
+    return bool(moved)
 
 
 def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datetime) -> None:
@@ -71,7 +79,7 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
             deadline=deadline,
             finished=False,
         )
-        for player in config.players:
+        for player in participants(config, row):  # a row added to Players later is not in the game
             message = tick.mailer.announcement(
                 config, player, row=moved, text=text, key=f"{key}/{player.name}"
             )

@@ -9,7 +9,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -28,10 +28,11 @@ from courier.journal.opener import open_journal
 from courier.mail.incoming import raw_message_id
 from courier.mail.mailer import Mailer
 from courier.mail.pictures import end_drawing
-from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
+from courier.state.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import with_seats
 from courier.state.newcomers import admit_newcomers
 from courier.state.quarantine import quarantined, settle_failures
+from courier.tick.guards import each_game as _each_game
 from courier.tick.guards import refuse_lost_journal
 from courier.tick.interpret import interpret_inputs
 from courier.tick.outage import check_clock, outage_guard
@@ -178,28 +179,6 @@ def _due_daily(stamp: Path) -> bool:
         if stamp.parent.is_dir():
             stamp.touch()
     return True
-
-
-def _each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
-    """Run one step for every game; a problem in one game spares the others. A backend or config
-    problem is the organiser's to fix; anything else is a bug in that game's code. Either way the
-    game's failure is counted, and a game failing tick after tick is set aside (quarantine.py)."""
-    for game_id, loaded in tick.games.items():
-        if game_id in tick.failed_games:
-            continue  # one failure a tick is enough: later steps would only repeat it
-        try:
-            step(tick, loaded)
-        except OPERATOR_ERRORS as e:
-            tick.problem(f"game {game_id}: {e}")
-            tick.tell_organiser(game_id, loaded.organiser, f"game {game_id}: {e}")
-            if not isinstance(e, TransientError):
-                tick.failed_games[game_id] = str(e)
-        except NOT_A_GAMES_FAULT:
-            raise
-        except Exception as e:  # a bug in one game's rules must not stop every other game
-            log.exception("game %s: %s failed", game_id, step.__name__)
-            tick.problem(f"game {game_id}: {step.__name__} failed: {type(e).__name__}: {e}")
-            tick.failed_games[game_id] = f"{type(e).__name__}: {e}"
 
 
 # --- config ---------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""One input never stops every game: a Players row added after the start meeting an outage, a
+Config cell with an absurd duration, an inbox whose mail cannot be marked read, a workbook Courier
+cannot write, no room for the journal's copy or the files outbox. Each is one clear line (or one
+mail to the organiser); the games go on, and nothing the deployment's state delays is given up."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from courier.backends.files import EmlDirectory
+from courier.backends.workbook import XlsxWorkbook
+from courier.config.deployment import load_deployment
+from courier.journal.sqlite import SqliteJournal
+from courier.tools.cli import main
+from tests.conftest import Table, address, count_fault, text_of
+from tests.helpers.clock import at
+
+ORGANISER = "organiser@courier.test"
+
+
+def tick(t: Table, when: object, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`courier tick` as cron runs it: its exit status and what it printed on stderr."""
+    code = main(["tick", "--config", str(t.deployment.path), "--now", str(when)])
+    return code, capsys.readouterr().err
+
+
+def rounds(t: Table) -> list[str]:
+    journal = t.journal()
+    try:
+        return [r["phase_key"] for r in journal.rounds("truce-1")]
+    finally:
+        journal.close()
+
+
+def to_organiser(t: Table) -> list[str]:
+    return [text_of(m) for m in t.sent(ORGANISER)]
+
+
+@pytest.fixture
+def table(make_table: Callable[..., Table]) -> Table:
+    t = make_table()
+    assert t.tick(at(0, 8, 5)) == []
+    return t
+
+
+def _add_player(t: Table, name: str) -> None:
+    path = t.root / "truce-1.xlsx"
+    book = openpyxl.load_workbook(path)
+    book["Players"].append([name, address(name), "", "", ""])
+    book.save(path)
+
+
+def test_an_outage_with_a_players_row_not_in_the_game_moves_the_deadline_and_tells_the_players(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    toml = table.deployment.path
+    toml.write_text(toml.read_text().replace("stale_after = 0", 'stale_after = "6h"'))
+    table.deployment = load_deployment(toml)
+    _add_player(table, "Zoe")  # after the start: Truce takes no newcomers
+    table.order("Agatha", "loot")
+    code, err = tick(table, at(2, 9, 5), capsys)  # two days off
+    assert code == 0, err
+    assert rounds(table) == [], "an outage resolves nothing"
+    told = [m for m in table.sent("Barney") if "not running" in text_of(m)]
+    assert len(told) == 1, "every player hears the deadline moved"
+    assert not table.sent("Zoe"), "a row that is not in the game gets no game mail"
+    assert any("not running" in text for text in to_organiser(table))
+    assert any(m["X-Courier-Kind"] == "receipt" for m in table.sent("Agatha")), "mail is read"
+    code, err = tick(table, at(2, 10, 5), capsys)
+    assert code == 0 and len([m for m in table.sent("Barney") if "not running" in text_of(m)]) == 1
+    count_fault("outage with a newcomer's row")
+
+
+def test_a_config_duration_beyond_the_calendar_is_one_line_for_its_game(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = table.root / "truce-1.xlsx"
+    book = openpyxl.load_workbook(path)
+    book["Config"].append(["outage_grace", "99999999999999999999d"])
+    book.save(path)
+    code, err = tick(table, at(0, 9), capsys)
+    assert code == 0, "the last good settings stay in force"
+    assert any("outage_grace" in text and "at most 366 days" in text for text in to_organiser(table))
