@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from courier.backends.base import RawMessage
+from courier.backends.base import BackendError, RawMessage
 
 __all__ = ["SOURCE_PREFIX", "MaildirInbox", "deliver"]
 
@@ -112,7 +112,7 @@ class MaildirInbox:
 
     def mark_processed(self, source_id: str, *, rejected: bool = False) -> None:
         """Move the message to cur/ with flag S (and into .Rejected if ``rejected``). Idempotent; a
-        message that is already gone is fine."""
+        message that is already gone is fine; one that may not be moved is a ``BackendError``."""
         key = _key(source_id)
         if key in self._rejected:
             return
@@ -139,8 +139,16 @@ class MaildirInbox:
         flags = "".join(sorted(set(entry.flags) | {"S"}))
         home = self._rejected_folder() if rejected else self.path
         target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
-        if target != entry.file:
-            os.rename(entry.file, target)
+        try:
+            if target != entry.file:
+                os.rename(entry.file, target)
+        except FileNotFoundError:
+            raise
+        except OSError as e:  # the folder's permissions, a full disk: the operator's to fix
+            raise BackendError(
+                f"{self.path}: cannot mark mail read ({e.strerror or e}); give this user write access"
+                " to the Maildir's folders"
+            ) from e
         if rejected:
             self._known.pop(entry.key, None)
             self._rejected.add(entry.key)

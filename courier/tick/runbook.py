@@ -269,13 +269,16 @@ def ingest_mail(tick: Tick) -> None:
                 received_at=min(message.received_at or tick.now, tick.now),
                 raw=message.raw,
             )
+    unmarked: dict[str, int] = {}
     for message in messages:
         faults.checkpoint("ingest.journalled")
         try:
             tick.inbox.mark_processed(message.source_id)
         except BackendError as e:  # journalled already: nothing is lost, the next tick marks it
-            log.warning("could not mark %s processed: %s", message.source_id, e)
+            unmarked[str(e)] = unmarked.get(str(e), 0) + 1
         faults.checkpoint("ingest.marked")
+    for error, count in unmarked.items():  # one line, however much mail: the journal has it all
+        tick.problem(f"inbox: {count} mail(s) journalled but not marked read: {error}")
 
 
 def ingest_forms(tick: Tick) -> None:

@@ -89,3 +89,36 @@ def test_a_config_duration_beyond_the_calendar_is_one_line_for_its_game(
     code, err = tick(table, at(0, 9), capsys)
     assert code == 0, "the last good settings stay in force"
     assert any("outage_grace" in text and "at most 366 days" in text for text in to_organiser(table))
+
+
+def _unrenamable(monkeypatch: pytest.MonkeyPatch, inbox: Path) -> None:
+    """The inbox's messages may be read but not renamed (its folders owned by another user)."""
+    real = os.rename
+
+    def rename(source: object, target: object) -> None:
+        if str(source).startswith(str(inbox)):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(source))
+        real(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rename", rename)
+
+
+def test_an_inbox_whose_mail_cannot_be_marked_read_stops_no_game(
+    table: Table, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inbox = table.root / "mail" / "inbox"
+    table.order("Agatha", "loot")
+    table.mail("stranger@elsewhere.test", "hello")  # rejected mail is filed away: a rename too
+    _unrenamable(monkeypatch, inbox)
+    code, err = tick(table, at(0, 9), capsys)
+    assert code == 1 and err.count("\n") == 1 and "Permission denied" in err and str(inbox) in err
+    assert len([m for m in table.sent("Agatha") if m["X-Courier-Kind"] == "receipt"]) == 1
+    code, err = tick(table, at(0, 10), capsys)
+    assert code == 1, "still one line while the folder refuses"
+    assert len([m for m in table.sent("Agatha") if m["X-Courier-Kind"] == "receipt"]) == 1, "read once"
+    monkeypatch.undo()
+    code, err = tick(table, at(0, 11), capsys)
+    assert code == 0, err
+    assert not list((inbox / "new").iterdir()), "marked once the folder allows it"
+    assert rounds(table) == [] and table.tick(at(0, 20, 5)) == [] and rounds(table) == ["round-1"]
+    count_fault("inbox cannot be marked")
