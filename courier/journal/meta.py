@@ -108,6 +108,9 @@ CONTROL: MetaKind[dict[str, Any]] = MetaKind(
 )
 QUARANTINE: MetaKind[str] = MetaKind("quarantine/", "game → the error that set it aside", _text, _text)
 FAILURES: MetaKind[int] = MetaKind("failures/", "game → ticks failed in a row", str, int)
+STALE: MetaKind[str] = MetaKind(
+    "stale/", "game → why its sheet could not be written, until it is", _text, _text
+)
 PRESS: MetaKind[PressRecord] = MetaKind("press/", "Message-ID → relayed press", _json, json.loads)
 LATE: MetaKind[str] = MetaKind("late/", "input id → the phase it came too late for", _text, _text)
 WARNED: MetaKind[str] = MetaKind("warned/", "digest → a warning told once", _text, _text)
@@ -126,6 +129,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     CONTROL,
     QUARANTINE,
     FAILURES,
+    STALE,
     PRESS,
     LATE,
     WARNED,

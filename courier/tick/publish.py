@@ -13,10 +13,11 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from courier.backends.base import BackendError, TransientError
 from courier.backends.sheet_tables import shown_rows
 from courier.config.game import is_bot_address
 from courier.journal.interface import GameRow
-from courier.journal.meta import HISTORY_ROWS, PUBLISHED, HistoryRows
+from courier.journal.meta import HISTORY_ROWS, PUBLISHED, STALE, HistoryRows
 from courier.mail.mailer import seed_hash
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import away, control, kicked
@@ -25,6 +26,30 @@ from engine.core import Ruleset
 
 
 def publish_game(tick: Tick, loaded: LoadedGame) -> None:
+    """Publishing is not resolving: a sheet Courier cannot write (its permissions, a file locked
+    elsewhere) is one line a tick and one mail to the organiser, and the game goes on; the sheet
+    catches up at the first tick that can write it. A passing outage is the per-game guard's."""
+    game_id = loaded.config.id
+    try:
+        _publish(tick, loaded)
+    except TransientError:
+        raise
+    except BackendError as e:
+        problem = (
+            f"game {game_id}: its sheet could not be written ({e}); the game goes on and its mail goes,"
+            " the sheet catches up once Courier can write it"
+        )
+        tick.problem(problem)
+        if STALE.get(tick.journal, game_id) is None:
+            tick.tell_organiser(game_id, loaded.organiser, problem)
+            STALE.set(tick.journal, game_id, str(e))
+        return
+    if STALE.get(tick.journal, game_id) is not None:
+        with tick.journal.transaction() as db:
+            STALE.delete(db, game_id)
+
+
+def _publish(tick: Tick, loaded: LoadedGame) -> None:
     view = tick.view(loaded.config.id)
     if view is None:
         return

@@ -87,7 +87,7 @@ def test_a_config_duration_beyond_the_calendar_is_one_line_for_its_game(
     book["Config"].append(["outage_grace", "99999999999999999999d"])
     book.save(path)
     code, err = tick(table, at(0, 9), capsys)
-    assert code == 0, "the last good settings stay in force"
+    assert code == 0, err  # the last good settings stay in force
     assert any("outage_grace" in text and "at most 366 days" in text for text in to_organiser(table))
 
 
@@ -122,3 +122,41 @@ def test_an_inbox_whose_mail_cannot_be_marked_read_stops_no_game(
     assert not list((inbox / "new").iterdir()), "marked once the folder allows it"
     assert rounds(table) == [] and table.tick(at(0, 20, 5)) == [] and rounds(table) == ["round-1"]
     count_fault("inbox cannot be marked")
+
+
+def _unwritable_workbook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbook may be read but not written (a folder this user may not write, a file open and
+    locked elsewhere): every write of it fails as the operating system says."""
+
+    def refused(path: Path) -> None:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+    monkeypatch.setattr("courier.backends.workbook.atomic_writer", refused)
+    monkeypatch.setattr("courier.backends.xlsx_tabs.atomic_writer", refused)
+
+
+def _ledger_phase(t: Table) -> str:
+    ledger = XlsxWorkbook(t.root / "truce-1.xlsx").read().ledger
+    return ledger[0][3]
+
+
+def test_a_workbook_courier_cannot_write_delays_the_sheet_not_the_game(
+    table: Table, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _ledger_phase(table) == "Round 1 of 3"
+    _unwritable_workbook(monkeypatch)
+    table.order("Agatha", "loot")
+    for day in range(3):  # more ticks than quarantine_after, two deadlines
+        for hour in (9, 12, 15, 20):
+            code, err = tick(table, at(day, hour, 5), capsys)
+            assert code == 1 and err.count("\n") == 1 and "Permission denied" in err
+    assert rounds(table) == ["round-1", "round-2", "round-3"], "every round resolved, none set aside"
+    reports = [m for m in table.sent("Barney") if m["X-Courier-Kind"] in ("report", "game_over")]
+    assert len(reports) == 3, "and its mail went"
+    stale = [text for text in to_organiser(table) if "could not be written" in text]
+    assert len(stale) == 1, "the organiser is told once"
+    monkeypatch.undo()
+    code, err = tick(table, at(2, 21), capsys)
+    assert code == 0, err
+    assert _ledger_phase(table) != "Round 1 of 3", "the sheet catches up"
+    count_fault("workbook cannot be written")
