@@ -122,12 +122,18 @@ class WorkbookError(BackendError):
 
 
 class TransientError(BackendError):
-    pass
+    """This mail could not go now: it is tried again later, a bounded number of times."""
 
 
 class PermanentError(BackendError):
-    pass
+    """This mail can never go (an unknown recipient, a message the server refuses): given up."""
 
 
-class RateLimited(TransientError):
-    pass
+class Held(TransientError):
+    """No mail can go now, whichever it is: a condition of the deployment (a full disk, a folder it
+    may not write, a refused login, an unreachable server, the provider's sending limit). Sending
+    stops for this tick and every mail waits; none is counted as tried, none is given up."""
+
+
+class RateLimited(Held):
+    """The server asks us to slow down: the rest waits for the next tick."""

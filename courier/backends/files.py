@@ -16,7 +16,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import BinaryIO
 
-from courier.backends.base import PermanentError, TransientError
+from courier.backends.base import Held, PermanentError
 
 __all__ = ["EmlDirectory", "atomic_writer", "sweep_temporaries"]
 
@@ -129,8 +129,8 @@ class EmlDirectory:
             with atomic_writer(target) as file:
                 file.write(raw)
             index.note(message_id, target)
-        except OSError as e:
-            raise TransientError(f"cannot write to {folder}: {e}") from e
+        except OSError as e:  # a full disk, a folder it may not write: every mail would fail alike
+            raise Held(f"cannot write to {folder}: {e}") from e
 
     def close(self) -> None:
         pass

@@ -4,8 +4,9 @@ One ``SmtpTransport`` lives for one tick: it connects on the first ``send``, kee
 for every message and says QUIT on ``close``. Each message is all-or-nothing: if the server refuses
 any recipient, the transaction is reset before DATA, so a retry never duplicates mail to the
 recipients that were accepted. Server replies become the errors the tick acts on (see
-courier/tick/send.py): ``TransientError`` keeps the row queued, ``RateLimited`` stops sending for this
-tick, ``PermanentError`` gives up on the row."""
+courier/tick/send.py): ``TransientError`` keeps the row queued, ``Held`` (the server unreachable, a
+refused login or sender, the provider's sending limit) and ``RateLimited`` stop sending for this tick
+with every row waiting, ``PermanentError`` gives up on the row."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from email.policy import EmailPolicy
 from email.utils import getaddresses
 from typing import Any, NoReturn
 
-from courier.backends.base import BackendError, PermanentError, RateLimited, TransientError
+from courier.backends.base import BackendError, Held, PermanentError, RateLimited, TransientError
 from courier.backends.credentials import secret
 from courier.backends.kinds import OUTBOX, find_kind
 
@@ -33,6 +34,8 @@ _DEFAULT_PORTS = {"tls": 465, "starttls": 587, "plain": 25}
 _KIND = find_kind(OUTBOX, "smtp")  # its settings and their defaults
 # 4xx replies that mean "slow down" rather than "something broke": sending more now only makes it worse.
 _SLOW_DOWN = re.compile(r"\brate|too many|throttl|try again later", re.IGNORECASE)
+# Refusals that mean "no more mail from you today" (Gmail's 550 5.4.5): no message's fault, none is given up.
+_OVER_LIMIT = re.compile(r"\b5\.4\.5\b|\bsending (?:limit|quota)|\bquota exceeded", re.IGNORECASE)
 
 
 def _one_line(text: str | bytes) -> str:
@@ -213,16 +216,19 @@ class SmtpTransport:
 
     def _refused(self, code: int, reply: bytes | str, what: str, *, permanent: bool = True) -> NoReturn:
         """Turn a refusal into the error the tick acts on. A refused sender is the operator's
-        problem (every message would fail alike), so it never gives up on the row."""
+        problem (every message would fail alike), so it holds every row, as the provider's limit does."""
         text = f"{self.where} refused {what}: {code} {_one_line(reply)}"
         if _slows_down(code, _one_line(reply)):
             self._drop()
             raise RateLimited(text)
+        if _OVER_LIMIT.search(_one_line(reply)):
+            self._drop()
+            raise Held(text)
         if 500 <= code < 600:
             self._reset()
             if permanent:
                 raise PermanentError(text)
-            raise TransientError(text)
+            raise Held(text)
         self._drop()
         raise TransientError(text)
 
@@ -263,7 +269,7 @@ class SmtpTransport:
         smtp.ehlo()
         if self.security == "starttls":
             if not smtp.has_extn("starttls"):
-                raise TransientError(f"{self.where} does not offer STARTTLS; not sending mail in clear")
+                raise Held(f"{self.where} does not offer STARTTLS; not sending mail in clear")
             smtp.starttls(context=self._context)
             smtp.ehlo()
         if self.username:
@@ -273,31 +279,31 @@ class SmtpTransport:
         try:
             password = secret(self._settings, "password", where="outbox")
         except BackendError as e:
-            raise TransientError(str(e)) from e
+            raise Held(str(e)) from e
         try:
             smtp.login(username, password or "")
         except smtplib.SMTPAuthenticationError as e:
-            raise TransientError(
+            raise Held(
                 f"login refused for {username} at {self.where}: {e.smtp_code} {_one_line(e.smtp_error)}"
             ) from e
         except smtplib.SMTPNotSupportedError as e:
-            raise TransientError(f"{self.where} offers no login (AUTH) for {username}") from e
+            raise Held(f"{self.where} offers no login (AUTH) for {username}") from e
 
-    def _connect_failure(self, e: Exception) -> TransientError:
-        """Why we could not get a usable connection, in one line."""
+    def _connect_failure(self, e: Exception) -> Held:
+        """Why we could not get a usable connection, in one line: no mail can go until it is fixed."""
         if isinstance(e, ssl.SSLCertVerificationError):
-            return TransientError(
+            return Held(
                 f"the TLS certificate of {self.where} is not trusted ({e.verify_message});"
                 " if the server uses a private CA, set ca_file in [outbox]"
             )
         if isinstance(e, ssl.SSLError):
-            return TransientError(f"TLS with {self.where} failed: {e.reason or _one_line(str(e))}")
+            return Held(f"TLS with {self.where} failed: {e.reason or _one_line(str(e))}")
         if isinstance(e, smtplib.SMTPResponseException):
             reply = _one_line(e.smtp_error)
             text = f"{self.where} refused the connection: {e.smtp_code} {reply}"
-            return RateLimited(text) if _slows_down(e.smtp_code, reply) else TransientError(text)
+            return RateLimited(text) if _slows_down(e.smtp_code, reply) else Held(text)
         reason = _one_line(getattr(e, "strerror", None) or str(e)) or type(e).__name__
-        return TransientError(f"cannot reach the mail server {self.where}: {reason}")
+        return Held(f"cannot reach the mail server {self.where}: {reason}")
 
     def _reset(self) -> None:
         """Abandon the current transaction but keep the connection for the next message."""

@@ -20,7 +20,7 @@ from courier.commands.step import Refused, Step
 from courier.commands.syntax import Command, CommandError, check_reach
 from courier.commands.table import CommandSpec, find_command, first_verb, parse_commands
 from courier.config.game import Player
-from courier.journal.backups import backup_journal
+from courier.journal.backups import BackupFailed
 from courier.journal.interface import GameRow, Input, Journal, Transaction
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import with_seats
@@ -51,12 +51,9 @@ def run_commands(
             raise CommandError("the game has not started yet; commands apply once it runs")
         for command in commands:
             check_reach(command, tick.now, config.schedule.timezone)
-        if not tick.backed_up and any(c.verb == "rollback" for c in commands):
-            backup_journal(
-                tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups
-            )
-            tick.backed_up = True
-    except CommandError as e:
+        if any(c.verb == "rollback" for c in commands):
+            tick.copy_journal()
+    except (CommandError, BackupFailed) as e:
         _answer(tick, loaded, input_id, [f"Nothing was done: {e}."], in_reply_to, done=False)
         return
     what = "“" + "; ".join(c.line for c in commands) + "”"

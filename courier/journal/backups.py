@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from courier.config.deployment import BackupPolicy
-from courier.errors import JournalError
+from courier.errors import CourierError, JournalError
 from courier.journal.interface import Journal
 from courier.journal.opener import DEFAULT_KIND, copy_journal_file, open_journal
 from courier.journal.replay import replay_game
@@ -22,16 +22,28 @@ log = logging.getLogger(__name__)
 STAMP = "%Y%m%dT%H%M%SZ"
 
 
+class BackupFailed(CourierError):
+    """No copy of the journal could be made (no room, no permission): the operator's to fix."""
+
+
 def backup_journal(journal: Journal, folder: Path, *, now: datetime, policy: BackupPolicy) -> Path:
-    """A consistent copy of ``journal`` in ``folder`` named by ``now``; older copies pruned."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """A consistent copy of ``journal`` in ``folder`` named by ``now``; older copies pruned.
+    Raises ``BackupFailed`` (one line naming the folder) when the copy cannot be written."""
     target = folder / f"journal-{now.astimezone(UTC).strftime(STAMP)}.sqlite"
     partial = target.with_suffix(".partial")
-    partial.unlink(missing_ok=True)  # a copy is made in a new file
-    journal.copy_to(partial)
-    partial.chmod(0o600)  # a copy holds every player's orders, as the journal does
-    partial.replace(target)
-    _prune(folder, now=now, policy=policy)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial.unlink(missing_ok=True)  # a copy is made in a new file
+        journal.copy_to(partial)
+        partial.chmod(0o600)  # a copy holds every player's orders, as the journal does
+        partial.replace(target)
+        _prune(folder, now=now, policy=policy)
+    except OSError as e:
+        partial.unlink(missing_ok=True)
+        raise BackupFailed(
+            f"cannot copy the journal to {folder} ({e.strerror or e}): free some space there or let this"
+            " user write it; no round resolves until a copy is taken"
+        ) from e
     log.info("journal copied to %s", target)
     return target
 

@@ -190,7 +190,8 @@ class Journal(Protocol):
         ...
 
     def copy_to(self, target: Path) -> None:
-        """A consistent, compact copy of the whole journal in the new file ``target``."""
+        """A consistent, compact copy of the whole journal in the new file ``target``. Raises
+        ``OSError`` when the copy cannot be written (no room, no permission there)."""
         ...
 
     # inputs

@@ -10,6 +10,7 @@ projections of this file. ``SqliteJournal`` is the reading side and the transact
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -490,8 +491,11 @@ class SqliteJournal:
         except sqlite3.OperationalError as e:
             log.info("VACUUM INTO failed (%s); copying the journal page by page", e)
             target.unlink(missing_ok=True)
-            copy = sqlite3.connect(target)
             try:
-                self.db.backup(copy)
-            finally:
-                copy.close()
+                copy = sqlite3.connect(target)
+                try:
+                    self.db.backup(copy)
+                finally:
+                    copy.close()
+            except sqlite3.Error as failed:  # no room, no permission: the copy's folder, not the journal
+                raise OSError(errno.EIO, str(failed), str(target)) from failed

@@ -14,6 +14,7 @@ from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport,
 from courier.config.deployment import Deployment
 from courier.config.game import GameConfig, is_bot_address
 from courier.errors import ConfigError, JournalError
+from courier.journal.backups import BackupFailed, backup_journal
 from courier.journal.interface import GameRow, Journal, Transaction
 from courier.journal.meta import WARNED
 from courier.mail.compose import journal_bytes
@@ -61,6 +62,7 @@ class Tick:
     failed_games: dict[str, str] = field(default_factory=dict)  # game → its error this tick
     publish: bool = True
     backed_up: bool = False  # a copy of the journal was taken this tick, before the first resolution
+    backup_failed: str = ""  # why no copy could be taken this tick (then nothing resolves)
     new_journal: bool = False  # the operator's word that an empty journal starts every game over
     reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
     views: dict[str, GameView] = field(default_factory=dict)  # decoded games; see ``view``
@@ -82,6 +84,25 @@ class Tick:
 
     def forget(self, game_id: str) -> None:
         self.views.pop(game_id, None)
+
+    def copy_journal(self) -> None:
+        """One consistent copy of the journal a tick, before its first resolution or rollback.
+        Raises ``BackupFailed`` when none can be made (no room, no permission): one line and one
+        mail to the organiser, and the same answer for the rest of the tick without trying again."""
+        if self.backup_failed:
+            raise BackupFailed(self.backup_failed)
+        if self.backed_up:
+            return
+        try:
+            backup_journal(
+                self.journal, self.deployment.backup_dir, now=self.now, policy=self.deployment.backups
+            )
+        except BackupFailed as e:
+            self.backup_failed = str(e)
+            self.problem(self.backup_failed)
+            self.tell_organiser(None, self.deployment.organiser, self.backup_failed)
+            raise
+        self.backed_up = True
 
     def queue(self, db: Transaction, *, key: str, message: EmailMessage, game: str | None, kind: str) -> bool:
         """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""

@@ -13,7 +13,7 @@ from typing import Any
 from courier import faults
 from courier.commands.players import absent_players, away_deadline, away_record
 from courier.config.game import GameConfig, Player
-from courier.journal.backups import backup_journal
+from courier.journal.backups import BackupFailed
 from courier.journal.interface import GameRow
 from courier.mail.pictures import forget_pictures, map_svgs, predraw, predraw_done
 from courier.mail.render import render_event
@@ -48,9 +48,10 @@ def resolve_due(tick: Tick, loaded: LoadedGame) -> None:
     at = _due_at(tick, loaded, view)
     if at is None:
         return
-    if not tick.backed_up:  # one consistent copy a tick, taken before anything is resolved
-        backup_journal(tick.journal, tick.deployment.backup_dir, now=tick.now, policy=tick.deployment.backups)
-        tick.backed_up = True
+    try:
+        tick.copy_journal()
+    except BackupFailed:
+        return  # no round resolves without a copy to go back to: it waits for room (told once)
     resolve_round(tick, loaded, view, at=at)
 
 

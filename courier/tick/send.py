@@ -4,7 +4,9 @@ clients and the files transport recognise the repeat.
 
 A mail the server keeps refusing for now (or takes and then drops the connection) is tried again
 after 5, 10, 20… minutes, at most ``MAX_ATTEMPTS`` times; then it is marked failed and the organiser
-is told, so a server that stores and hangs up cannot make us send a mail without end."""
+is told, so a server that stores and hangs up cannot make us send a mail without end. A condition of
+the deployment (``Held``: a full disk, a refused login, the provider's limit) is no mail's failure:
+sending stops for the tick and every mail waits, however long it lasts."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from email.parser import BytesParser
 from email.policy import default as default_policy
 
 from courier import faults
-from courier.backends.base import PermanentError, RateLimited, RawTransport, TransientError
+from courier.backends.base import Held, PermanentError, RateLimited, RawTransport, TransientError
 from courier.journal.interface import PICTURE_AT, OutboxRow
 from courier.state.context import Tick
 
@@ -53,6 +55,9 @@ def _send_queued(tick: Tick) -> None:
             _send(tick, _as_sent(tick, row))
         except RateLimited as e:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
+            return
+        except Held as e:  # the deployment's condition, not this mail's: it delays, never fails
+            tick.problem(f"no mail can go now ({e}); {len(queued) - done} mails wait, none is given up")
             return
         except TransientError as e:
             last = row.attempts + 1 >= MAX_ATTEMPTS

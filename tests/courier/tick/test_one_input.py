@@ -15,13 +15,15 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from courier.backends.files import EmlDirectory
+from courier.backends.smtp import SmtpTransport
 from courier.backends.workbook import XlsxWorkbook
 from courier.config.deployment import load_deployment
 from courier.journal.sqlite import SqliteJournal
+from courier.tick.runbook import run_tick
 from courier.tools.cli import main
 from tests.conftest import Table, address, count_fault, text_of
 from tests.helpers.clock import at
+from tests.servers.smtp import SmtpServer
 
 ORGANISER = "organiser@courier.test"
 
@@ -160,3 +162,115 @@ def test_a_workbook_courier_cannot_write_delays_the_sheet_not_the_game(
     assert code == 0, err
     assert _ledger_phase(table) != "Round 1 of 3", "the sheet catches up"
     count_fault("workbook cannot be written")
+
+
+class _NoRoomForCopies:
+    """The journal's connection, on a deployment whose backups folder is full: SQLite's copy of the
+    journal fails as it does on a full disk; everything else passes through."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql.startswith("VACUUM INTO"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+    def backup(self, target: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._db, name)
+
+
+def _no_room_for_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = SqliteJournal._open
+
+    def opened(self: SqliteJournal) -> None:
+        real(self)
+        self.db = _NoRoomForCopies(self.db)  # type: ignore[assignment]
+
+    monkeypatch.setattr(SqliteJournal, "_open", opened)
+
+
+def test_no_room_for_the_journals_copy_is_one_line_and_the_round_waits(
+    table: Table, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _no_room_for_copies(monkeypatch)
+    table.order("Agatha", "loot")
+    code, err = tick(table, at(0, 20, 5), capsys)
+    assert code == 1 and err.count("\n") == 1
+    assert "cannot copy the journal" in err and "database or disk is full" in err and "backups" in err
+    assert rounds(table) == [], "no round resolves without a copy to go back to"
+    assert any(m["X-Courier-Kind"] == "receipt" for m in table.sent("Agatha")), "the rest of the tick ran"
+    code, err = tick(table, at(0, 20, 10), capsys)
+    assert code == 1 and rounds(table) == []
+    assert len([t for t in to_organiser(table) if "cannot copy the journal" in t]) == 1, "told once"
+    monkeypatch.undo()
+    code, err = tick(table, at(0, 20, 15), capsys)
+    assert code == 0, err
+    assert rounds(table) == ["round-1"]
+    assert list(table.deployment.backup_dir.glob("journal-*.sqlite"))
+    count_fault("no room for the journal's copy")
+
+
+def _outbox_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(path: Path) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr("courier.backends.files.atomic_writer", full)
+
+
+def _outbox_statuses(t: Table) -> dict[str, int]:
+    journal = t.journal()
+    try:
+        return journal.outbox_counts()
+    finally:
+        journal.close()
+
+
+def test_a_full_disk_under_the_files_outbox_for_hours_delays_mail_and_fails_none(
+    table: Table, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    welcomes = len(table.sent())
+    table.order("Agatha", "loot")
+    _outbox_full(monkeypatch)
+    when = at(0, 17)
+    while when < at(0, 21, 30):  # cron every 5 minutes, over the deadline, four and a half hours
+        code, err = tick(table, when, capsys)
+        assert code == 1 and "No space left on device" in err and "none is given up" in err
+        when += timedelta(minutes=5)
+    assert rounds(table) == ["round-1"] and len(table.sent()) == welcomes
+    assert _outbox_statuses(table).get("failed", 0) == 0
+    monkeypatch.undo()
+    code, err = tick(table, when, capsys)
+    assert code == 0, err
+    assert _outbox_statuses(table).get("queued", 0) == 0 and _outbox_statuses(table).get("failed", 0) == 0
+    kinds = [str(m["X-Courier-Kind"]) for m in table.sent("Barney")]
+    assert "reminder" in kinds and "report" in kinds, "every mail went once there was room"
+    count_fault("files outbox full for hours")
+
+
+@pytest.mark.parametrize("condition", ["login refused", "daily sending limit"])
+def test_a_mail_provider_refusing_us_for_hours_delays_mail_and_fails_none(
+    make_table: Callable[..., Table], make_smtp_server: Callable[..., SmtpServer], condition: str
+) -> None:
+    table = make_table()
+    server = make_smtp_server("starttls")
+    password = Path(server.settings()["password_file"])
+    if condition == "login refused":
+        password.write_text("not the password\n", encoding="utf-8")
+    else:
+        server.refuse_data("550 5.4.5 Daily user sending limit exceeded. Try again in 24 hours")
+    when = at(0, 8, 5)
+    while when < at(0, 11):  # cron every 5 minutes for three hours
+        problems = run_tick(table.deployment, now=when, transport=SmtpTransport(server.settings()))
+        assert len(problems) == 1 and "none is given up" in problems[0]
+        when += timedelta(minutes=5)
+    assert server.received == [] and _outbox_statuses(table).get("failed", 0) == 0
+    fixed = make_smtp_server("starttls")  # the login put right (its password file rewritten), a new day
+    assert run_tick(table.deployment, now=when, transport=SmtpTransport(fixed.settings())) == []
+    welcomed = {r.message["To"] for r in fixed.received}
+    assert welcomed == {address(n) for n in ("Agatha", "Barney", "Celeste", "Darcy")}
+    assert _outbox_statuses(table).get("failed", 0) == 0
+    count_fault(f"mail provider: {condition}")
