@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -171,7 +172,7 @@ class _NoRoomForCopies:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
-    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
         if sql.startswith("VACUUM INTO"):
             raise sqlite3.OperationalError("database or disk is full")
         return self._db.execute(sql, *args)
