@@ -137,9 +137,9 @@ class MaildirInbox:
 
     def _move(self, entry: _Entry, *, rejected: bool) -> None:
         flags = "".join(sorted(set(entry.flags) | {"S"}))
-        home = self._rejected_folder() if rejected else self.path
-        target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
         try:
+            home = self._rejected_folder() if rejected else self.path
+            target = home / "cur" / f"{entry.key}{_COLON}2,{flags}"
             if target != entry.file:
                 os.rename(entry.file, target)
         except FileNotFoundError:

@@ -64,7 +64,7 @@ def run_commands(
     def refuse(why: str) -> None:
         _answer(tick, loaded, input_id, [f"Nothing was done: {what} {why}."], in_reply_to, done=False)
 
-    refused_if_failing(tick, loaded, f"the organiser's {what}", apply, refuse)
+    _refused_if_failing(tick, loaded, f"the organiser's {what}", apply, refuse)
 
 
 def _apply_all(
@@ -93,7 +93,7 @@ def _apply_all(
     faults.checkpoint("organiser.committed")
 
 
-def refused_if_failing(
+def _refused_if_failing(
     tick: Tick, loaded: LoadedGame, what: str, apply: Callable[[], None], refuse: Callable[[str], None]
 ) -> None:
     """Apply one input's commands. One that fails unforeseen (a bug, an overflow) is rolled back with
@@ -197,10 +197,10 @@ def player_commands(
                 relay_reply(asked, replying, text)
             for command in commands:
                 try:
-                    apply = _spec(command).player
-                    if apply is None:
+                    act = _spec(command).player
+                    if act is None:
                         raise Refused(f"`{command.verb}` is the organiser's command")
-                    asked.answers.append(f"{command.line}: {apply(asked, command)}")
+                    asked.answers.append(f"{command.line}: {act(asked, command)}")
                     asked.answers.extend(asked.more)
                     asked.more.clear()
                 except Refused as e:
@@ -218,7 +218,7 @@ def player_commands(
             answer(db, topic="Your commands", lines=lines, block="")
             db.settle_input(item.id, status="ignored", game=row.id, player=player.name, note=lines[0])
 
-    refused_if_failing(tick, loaded, f"{player.name}'s {what}", apply, refuse)
+    _refused_if_failing(tick, loaded, f"{player.name}'s {what}", apply, refuse)
     tick.forget(row.id)  # `resign confirm` or `away` may have written the game
     faults.checkpoint("players.committed")
 

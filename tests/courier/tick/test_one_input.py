@@ -94,16 +94,25 @@ def test_a_config_duration_beyond_the_calendar_is_one_line_for_its_game(
     assert any("outage_grace" in text and "at most 366 days" in text for text in to_organiser(table))
 
 
-def _unrenamable(monkeypatch: pytest.MonkeyPatch, inbox: Path) -> None:
-    """The inbox's messages may be read but not renamed (its folders owned by another user)."""
-    real = os.rename
+def _read_only_inbox(monkeypatch: pytest.MonkeyPatch, inbox: Path) -> None:
+    """The inbox's messages may be read, but nothing in its folders may be renamed or made (they
+    belong to another user): as the operating system refuses it."""
+    real_rename, real_mkdir = os.rename, os.mkdir
 
-    def rename(source: object, target: object) -> None:
-        if str(source).startswith(str(inbox)):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(source))
-        real(source, target)  # type: ignore[arg-type]
+    def refused(path: object) -> None:
+        if str(path).startswith(str(inbox)):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+    def rename(source: Any, target: Any) -> None:
+        refused(source)
+        real_rename(source, target)
+
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        refused(path)
+        real_mkdir(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(os, "mkdir", mkdir)
 
 
 def test_an_inbox_whose_mail_cannot_be_marked_read_stops_no_game(
@@ -112,7 +121,7 @@ def test_an_inbox_whose_mail_cannot_be_marked_read_stops_no_game(
     inbox = table.root / "mail" / "inbox"
     table.order("Agatha", "loot")
     table.mail("stranger@elsewhere.test", "hello")  # rejected mail is filed away: a rename too
-    _unrenamable(monkeypatch, inbox)
+    _read_only_inbox(monkeypatch, inbox)
     code, err = tick(table, at(0, 9), capsys)
     assert code == 1 and err.count("\n") == 1 and "Permission denied" in err and str(inbox) in err
     assert len([m for m in table.sent("Agatha") if m["X-Courier-Kind"] == "receipt"]) == 1

@@ -123,6 +123,7 @@ BUILT_INS = {
     ("config/schedule.py", "AssertionError"): "a weekday is always allowed",
     ("journal/sqlite_writes.py", "ValueError"): "the shell passes aware datetimes only",
     ("journal/sqlite.py", "LookupError"): "caught by the send step (a missing picture)",
+    ("journal/sqlite.py", "OSError"): "caught by backup_journal: a copy it cannot write is a BackupFailed",
     ("mail/compose.py", "TypeError"): "every context kind has a subject",
     ("mail/compose.py", "ValueError"): "the shell composes with matching kinds and aware dates",
     ("backends/imap.py", "ValueError"): "a source id the IMAP inbox did not make",
