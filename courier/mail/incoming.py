@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from functools import cache
-from html.parser import HTMLParser
-
-from mailparser_reply import EmailMessage as ReplyMessage
 
 from courier.data import shipped_dir
 from courier.mail.authorship import auth_refusal, author_of, receiving_results
+from courier.mail.html_text import html_to_text
+from courier.mail.quote_rules import QuoteRules, shipped_rules
+from courier.mail.quotes import FORWARD, MAX_ORDER_CHARS, cut_reply
 from courier.screenful import printable, shorten
 
 __all__ = [
@@ -37,9 +37,6 @@ __all__ = [
     "read_mail",
 ]
 
-LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
-# Orders come first and are short; cutting a stray newsletter's megabytes would cost seconds.
-MAX_ORDER_CHARS = 100_000
 # HTML carries several times its text in markup; cut it before converting (a 20 MB page is no order).
 MAX_HTML_CHARS = 10 * MAX_ORDER_CHARS
 # Limits no real client's mail comes near, far below where the standard library's recursive parsers
@@ -69,21 +66,28 @@ class IncomingMail:
 
 
 def read_mail(
-    raw: bytes, *, trusted_authserv_ids: Collection[str] = (), require_pass: bool = False
+    raw: bytes,
+    *,
+    trusted_authserv_ids: Collection[str] = (),
+    require_pass: bool = False,
+    quotes: QuoteRules | None = None,
 ) -> IncomingMail:
     """Everything interpretation needs from one raw message. When ``trusted_authserv_ids`` is given,
     only Authentication-Results headers added by those servers are believed; ``require_pass`` refuses
-    a mail they do not show as DKIM- or DMARC-authenticated (``courier.authorship``)."""
+    a mail they do not show as DKIM- or DMARC-authenticated (``courier.authorship``). ``quotes`` are
+    the patterns that find the quoted part (default: config/quotes.toml's)."""
     refusal = _screen(raw)
     if refusal:
         raise UnreadableMail(refusal)
     try:
-        return _read(raw, trusted_authserv_ids, require_pass)
+        return _read(raw, trusted_authserv_ids, require_pass, quotes or shipped_rules())
     except Exception as e:  # whatever a hostile shape finds in the parser, this mail alone is lost
         raise UnreadableMail(f"{type(e).__name__} while reading it") from e
 
 
-def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool) -> IncomingMail:
+def _read(
+    raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool, quotes: QuoteRules
+) -> IncomingMail:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)  # policy.default always builds EmailMessage
     # The raw From, not the policy's reading of it: that drops `<evil@x>` after an address-like name.
@@ -96,7 +100,7 @@ def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool)
         trusted=trusted_authserv_ids,
         require_pass=require_pass,
     )
-    full_text = printable(_body_text(msg))
+    full_text = printable(_body_text(msg, quotes))
     return IncomingMail(
         sender=sender,
         sender_name=printable(author.name),
@@ -104,11 +108,11 @@ def _read(raw: bytes, trusted_authserv_ids: Collection[str], require_pass: bool)
         message_id=_msg_id(_header(msg, "Message-ID")),
         in_reply_to=_msg_id(_header(msg, "In-Reply-To")),
         recipients=_recipients(msg),
-        text=cut_reply(full_text),
+        text=cut_reply(full_text, quotes),
         full_text=full_text,
         automatic=_automatic(msg, sender),
         refusal=author.problem or verdict,
-        forwarded=_attached_message(msg) or bool(_FORWARD.search(full_text[:MAX_ORDER_CHARS])),
+        forwarded=_attached_message(msg) or bool(FORWARD.search(full_text[:MAX_ORDER_CHARS])),
     )
 
 
@@ -280,14 +284,14 @@ def plus_tag(address: str) -> str | None:
 # --- body ------------------------------------------------------------------------------------------
 
 
-def _body_text(msg: EmailMessage) -> str:
+def _body_text(msg: EmailMessage, quotes: QuoteRules) -> str:
     """The plain part when it says anything, else the HTML part as text."""
     plain = _find_part(msg, "plain")
     text = _decode(plain)[:MAX_HTML_CHARS] if plain is not None else ""
     if not text.strip():
         html = _find_part(msg, "html")
         if html is not None:
-            text = html_to_text(_decode(html)[:MAX_HTML_CHARS])
+            text = html_to_text(_decode(html)[:MAX_HTML_CHARS], quotes)
     return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
 
 
@@ -345,128 +349,6 @@ def _decode(part: Message) -> str:
         except (LookupError, UnicodeDecodeError):
             continue
     return payload.decode("latin-1")  # never fails: every byte is a character
-
-
-_BLOCK_TAGS = frozenset(
-    {"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "footer", "form", "h1", "h2"}
-    | {"h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table", "tr", "ul"}
-)
-_SKIPPED_TAGS = frozenset({"head", "script", "style", "title", "template"})
-
-
-class _TextExtractor(HTMLParser):
-    """Block tags become line breaks and blockquotes become "> " lines, so cut_reply sees the same
-    shapes as in a plain-text reply. Unlike html2text it adds no Markdown (`1\\.`, `**x**`), which
-    would change the player's order lines."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = [""]
-        self.quote_depth = 0
-        self.skipping = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIPPED_TAGS:
-            self.skipping += 1
-        elif tag in _BLOCK_TAGS:
-            self._break()
-        if tag == "blockquote":
-            self.quote_depth += 1
-        elif tag in ("td", "th"):
-            self.lines[-1] += " "
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIPPED_TAGS:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag == "blockquote":
-            self.quote_depth = max(0, self.quote_depth - 1)
-        if tag in _BLOCK_TAGS:
-            self._break()
-
-    def handle_data(self, data: str) -> None:
-        if self.skipping:
-            return
-        text = re.sub(r"[ \t\r\n]+", " ", data.replace("\xa0", " "))
-        if not self.lines[-1] and not text.strip():
-            return
-        if not self.lines[-1]:
-            text = "> " * self.quote_depth + text.lstrip()
-        self.lines[-1] += text
-
-    def _break(self) -> None:
-        self.lines[-1] = self.lines[-1].rstrip()
-        if self.lines[-1]:
-            self.lines.append("")
-
-
-def html_to_text(html: str) -> str:
-    parser = _TextExtractor()
-    parser.feed(html)
-    parser.close()
-    return "\n".join(parser.lines).strip()
-
-
-# --- cutting quotes and signatures -----------------------------------------------------------------
-
-_SEPARATOR = re.compile(
-    r"^\s*-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|mensaje original|"
-    r"messaggio originale|oorspronkelijk bericht)\s*-{2,}\s*$",
-    re.IGNORECASE,
-)
-# Inline forwards as mail programs write them; everything from here on is someone else's text.
-_FORWARD = re.compile(
-    r"^[ \t]*(?:-{3,}[ \t]*(?:forwarded message|weitergeleitete nachricht|message transféré|"
-    r"mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|"
-    r"videresendt meddelelse|vidarebefordrat meddelande|videresendt melding)[ \t]*-{3,}|"
-    r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
-    r"début du message (?:réexpédié|transféré)\s?:|inicio del mensaje reenviado:|"
-    r"inizio messaggio inoltrato:|begin doorgestuurd bericht:)[ \t]*$",
-    re.IGNORECASE | re.MULTILINE,
-)
-# Outlook's unquoted header block: a From line directly followed by its Sent/Date line. Stricter than
-# mail-parser-reply's rule (any two of From/To/Subject/Date lines), which would eat "From: X\nTo: Y".
-_OUTLOOK_FROM = re.compile(r"^\W{0,2}(?:from|von|de|da|van)\W{0,2}\s?:", re.IGNORECASE)
-_OUTLOOK_SENT = re.compile(
-    r"^\W{0,2}(?:sent|date|gesendet|datum|envoyé|enviado|fecha|inviato|data|verzonden)\W{0,2}\s?:",
-    re.IGNORECASE,
-)
-# "On … wrote:" in the languages we read; Gmail wraps it onto a second line. Our own because
-# mail-parser-reply's (1.36) miss Gmail's Dutch and all Spanish attributions.
-_ATTRIBUTION = re.compile(
-    r"^[> ]*(?:on|am|le|el|il|op)\s[^\n]{0,200}?(?:\n[^\n]{0,200}?)?"
-    r"\b(?:wrote|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef)\b[^\n]{0,100}:[ \t]*$",
-    re.MULTILINE | re.IGNORECASE,
-)
-# Hands mail-parser-reply the whole text as one reply: the headers are cut above, it finds signatures.
-_NEVER = re.compile(r"(?!)")
-
-
-def cut_reply(text: str) -> str:
-    """The player's own lines: quoted lines and attributions dropped (so inline and bottom-posted
-    answers survive), everything after a "-- " delimiter, an "Original Message" separator or an Outlook
-    header block cut, then signatures ("Sent from my phone", "Best regards,") cut by mail-parser-reply."""
-    text = text[:MAX_ORDER_CHARS].replace("\r\n", "\n")
-    own = _own_lines(_ATTRIBUTION.sub("", text))
-    if not own:
-        return ""
-    message = ReplyMessage(text=own, languages=list(LANGUAGES), keep_hyphen_lists=True, _header_regex=_NEVER)
-    without_signature = str(message.read().replies[0].body).strip()
-    return without_signature or own  # never let a signature rule swallow the whole message
-
-
-def _own_lines(text: str) -> str:
-    lines = text.split("\n")
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        if line.rstrip() == "--" or _SEPARATOR.match(line) or _FORWARD.match(line):
-            break
-        if _OUTLOOK_FROM.match(line.strip()) and _OUTLOOK_SENT.match(following.strip()):
-            break
-        if not line.lstrip().startswith(">"):
-            kept.append(line.rstrip())
-    # Dropped quotes leave gaps; one blank line is enough.
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
 @dataclass(frozen=True)

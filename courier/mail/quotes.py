@@ -1,0 +1,186 @@
+"""A reply's own words: the quoted mail cut away, in any mail program's shape and language.
+
+Where the quote starts is recognised the way reply parsers do it (talon, email_reply_parser,
+mail-parser-reply): ``>``/``|``-marked lines, an attribution line ("On … wrote:", wrapped onto up to
+three lines or written after the reply on the same line), an unquoted header block ("From:/Sent:"),
+a separator ("-----Original Message-----"). The patterns are data (``config/quotes.toml``, compiled by
+quote_rules.py). From an attribution, a header block or a separator on, nothing is the player's —
+unless ``>``-marked lines follow an attribution, where answers may sit between the quoted lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mailparser_reply import EmailMessage as ReplyMessage
+
+from courier.mail.quote_rules import QuoteRules, shipped_rules
+
+__all__ = ["FORWARD", "MAX_ORDER_CHARS", "cut_reply", "is_furniture"]
+
+# Orders come first and are short; cutting a stray newsletter's megabytes would cost seconds.
+MAX_ORDER_CHARS = 100_000
+SIGNATURE_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+# Inline forwards as mail programs write them; everything from here on is someone else's text.
+FORWARD = re.compile(
+    r"^[ \t]*(?:-{3,}[ \t]*(?:forwarded message|weitergeleitete nachricht|message transféré|"
+    r"mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|"
+    r"videresendt meddelelse|vidarebefordrat meddelande|videresendt melding)[ \t]*-{3,}|"
+    r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
+    r"début du message (?:réexpédié|transféré)\s?:|inicio del mensaje reenviado:|"
+    r"inizio messaggio inoltrato:|begin doorgestuurd bericht:)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_QUOTE_MARK = re.compile(r"^[ \t]*[>|]")
+_TIME = re.compile(r"\d{1,2}[:.]\d{2}")
+# A date first: "30 серп. 2016", "ma 23. marrask. 2026", "2016. 11. 8.", "пн, 23 нояб."
+_DATE_FIRST = re.compile(r"^\W{0,4}(?:[^\W\d]{1,6}[.,]?\s+)?\d")
+_FURNITURE_EDGES = " \t*_>-–—"
+_LONGEST_ATTRIBUTION = 400
+# An attribution wraps onto at most this many lines (Gmail's plain text wraps at 78 characters).
+_WRAPPED = 3
+# Hands mail-parser-reply the whole text as one reply: quotes are cut here, it finds signatures.
+_NEVER = re.compile(r"(?!)")
+
+
+def cut_reply(text: str, rules: QuoteRules | None = None) -> str:
+    """The player's own lines: quoted lines dropped (so inline and bottom-posted answers survive),
+    everything from an attribution, a header block, a separator, a "-- " delimiter or a forward cut,
+    then signatures ("Sent from my phone", "Best regards,") cut by mail-parser-reply."""
+    own = _own_lines(text[:MAX_ORDER_CHARS].replace("\r\n", "\n").split("\n"), rules or shipped_rules())
+    if not own:
+        return ""
+    message = ReplyMessage(
+        text=own, languages=list(SIGNATURE_LANGUAGES), keep_hyphen_lists=True, _header_regex=_NEVER
+    )
+    without_signature = str(message.read().replies[0].body).strip()
+    return without_signature or own  # never let a signature rule swallow the whole message
+
+
+def _own_lines(lines: list[str], rules: QuoteRules) -> str:
+    kept: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        if _QUOTE_MARK.match(line):
+            continue
+        if line.rstrip() == "--" or FORWARD.match(line) or rules.separator.match(line):
+            break
+        if _header_block_at(lines, index, rules):
+            break
+        found = _attribution_ending_at(lines, index, rules)
+        if found is None:
+            kept.append((index, line.rstrip()))
+            continue
+        start, column = found
+        kept = [(i, text) for i, text in kept if i < start]
+        if column:
+            kept.append((start, lines[start][:column].rstrip()))
+        if not _marked_quote_follows(lines, index):
+            break
+    # Dropped quotes leave gaps; one blank line is enough.
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(text for _, text in kept)).strip()
+
+
+def _marked_quote_follows(lines: Sequence[str], index: int) -> bool:
+    """After "On … wrote:", ">" lines: a quote that answers may be written between."""
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return bool(_QUOTE_MARK.match(following))
+
+
+# --- attributions -----------------------------------------------------------------------------------
+
+
+def _attribution_ending_at(lines: Sequence[str], end: int, rules: QuoteRules) -> tuple[int, int] | None:
+    """(line, column) where an attribution ending with line ``end`` starts, or None. A line that
+    opens like one ("On …", a date) and is one wins; then a wrapped one, cut whole (its first line must
+    show a date); then one that starts mid-line after the player's words ("loot please On … wrote:")."""
+    last = lines[end]
+    tail = last.rstrip(" \t*_")
+    if not tail or not (tail[-1] in ":：-–—" or tail[-1].isalpha()):
+        return None
+    if _opens(last.strip(), rules) and _is_attribution(last, rules):
+        return end, 0
+    for start in range(max(0, end - _WRAPPED + 1), end):
+        first = lines[start].strip()
+        if not first or _QUOTE_MARK.match(first) or not any(ch.isdigit() for ch in first):
+            continue
+        joined = " ".join(line.strip() for line in lines[start : end + 1])
+        columns = [m.start() for m in rules.lead_in.finditer(first)]
+        for column in [0, *columns] if _DATE_FIRST.match(first) else columns:
+            if _is_attribution(joined[column:], rules):
+                return start, _indent(lines[start]) + column
+    text = last.strip()
+    for column in [m.start() for m in rules.lead_in.finditer(text) if m.start()] + [0]:
+        if _is_attribution(text[column:], rules):
+            return end, _indent(last) + column
+    return None
+
+
+def _opens(text: str, rules: QuoteRules) -> bool:
+    return rules.lead_in.match(text.lstrip(_FURNITURE_EDGES)) is not None or bool(_DATE_FIRST.match(text))
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _is_attribution(text: str, rules: QuoteRules) -> bool:
+    core = text.strip(_FURNITURE_EDGES)
+    if not core or len(core) > _LONGEST_ATTRIBUTION:
+        return False
+    if any(pattern.search(text.strip(" \t*_")) for pattern in rules.verbless):
+        return True
+    dashed = text.rstrip(" \t*_").endswith(("--", "——", "––"))
+    colon = core.endswith((":", "："))
+    core = core.rstrip(":： \t")
+    verb = rules.verb.search(core)
+    if verb is None or not re.search(r"[\d@]", core):
+        return False
+    opens = rules.lead_in.match(core) is not None
+    if colon or dashed:
+        return opens or "@" in core or bool(_TIME.search(core)) or bool(_DATE_FIRST.match(core))
+    return opens and verb.end() == len(core)  # "On … wrote" without its colon
+
+
+# --- header blocks ----------------------------------------------------------------------------------
+
+
+def _header_block_at(lines: Sequence[str], start: int, rules: QuoteRules) -> bool:
+    """A From/Sent/To/Subject block starts here: a From and a date, or three fields with a From or
+    a date among them. "From: X / To: Y" alone is not one: a player may write such lines."""
+    kinds: set[str] = set()
+    continued = 0
+    for line in lines[start : start + 12]:
+        kind = _header_kind(line, rules)
+        if kind:
+            kinds.add(kind)
+            continued = 0
+        elif kinds and line.strip() and continued < 2 and not _QUOTE_MARK.match(line):
+            continued += 1  # a wrapped field ("From: Courier, the arbiter of / Truce <…>")
+        else:
+            break
+    if {"from", "date"} <= kinds:
+        return True
+    return len(kinds) >= 3 and bool(kinds & {"from", "date"})
+
+
+def _header_kind(line: str, rules: QuoteRules) -> str | None:
+    match = rules.header_field.match(line)
+    if match is None:
+        return None
+    return rules.header_kinds.get(" ".join(match["name"].split()).casefold())
+
+
+# --- the receipt's view ---------------------------------------------------------------------------
+
+
+def is_furniture(line: str, rules: QuoteRules | None = None) -> bool:
+    """Whether a line is quote furniture (an attribution, a header field, a separator), which a
+    receipt must never quote back as "not an order"."""
+    rules = rules or shipped_rules()
+    return bool(
+        rules.separator.match(line)
+        or _header_kind(line, rules)
+        or _attribution_ending_at([line], 0, rules)
+        or FORWARD.match(line)
+    )
