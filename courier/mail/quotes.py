@@ -36,6 +36,7 @@ _QUOTE_MARK = re.compile(r"^[ \t]*[>|]")
 _TIME = re.compile(r"\d{1,2}[:.]\d{2}")
 # A date first: "30 серп. 2016", "ma 23. marrask. 2026", "2016. 11. 8.", "пн, 23 нояб."
 _DATE_FIRST = re.compile(r"^\W{0,4}(?:[^\W\d]{1,6}[.,]?\s+)?\d")
+_ADDRESSY = re.compile(r"[@<]")
 _FURNITURE_EDGES = " \t*_>-–—"
 _LONGEST_ATTRIBUTION = 400
 # An attribution wraps onto at most this many lines (Gmail's plain text wraps at 78 characters).
@@ -74,7 +75,7 @@ def _own_lines(lines: list[str], rules: QuoteRules) -> str:
         start, column = found
         kept = [(i, text) for i, text in kept if i < start]
         if column:
-            kept.append((start, lines[start][:column].rstrip()))
+            kept.append((start, lines[start][:column].rstrip(_FURNITURE_EDGES)))
         if not _marked_quote_follows(lines, index):
             break
     # Dropped quotes leave gaps; one blank line is enough.
@@ -110,7 +111,13 @@ def _attribution_ending_at(lines: Sequence[str], end: int, rules: QuoteRules) ->
             if _is_attribution(joined[column:], rules):
                 return start, _indent(lines[start]) + column
     text = last.strip()
-    for column in [m.start() for m in rules.lead_in.finditer(text) if m.start()] + [0]:
+    # Words before a lead-in are the player's, unless they hold an address ("X <x@y> 於 … 寫道：").
+    mid_line = [
+        m.start()
+        for m in rules.lead_in.finditer(text)
+        if m.start() and not _ADDRESSY.search(text[: m.start()])
+    ]
+    for column in [*mid_line, 0]:
         if _is_attribution(text[column:], rules):
             return end, _indent(last) + column
     return None
