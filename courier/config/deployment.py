@@ -52,6 +52,8 @@ class Deployment:
     reply_to: str | None
     organiser: str
     templates: Path | None
+    # An organiser's own quote patterns (same shape as config/quotes.toml), read as well as Courier's.
+    quote_patterns: Path | None
     inbox: dict[str, Any]
     outbox: dict[str, Any]
     games: tuple[GameSource, ...]
@@ -115,6 +117,7 @@ def load_deployment(path: Path) -> Deployment:
         reply_to=data.get("reply_to"),
         organiser=organiser,
         templates=local(data["templates"]) if "templates" in data else None,
+        quote_patterns=local(data["quote_patterns"]) if "quote_patterns" in data else None,
         inbox=_with_local_path(TOP.get(data, "inbox"), local),
         outbox=_with_local_path(TOP.get(data, "outbox"), local),
         games=games,

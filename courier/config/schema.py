@@ -88,6 +88,12 @@ TOP = _table(
         checked=True,
     ),
     Setting(
+        "quote_patterns",
+        Shape("text (a TOML file)", (str,)),
+        "your own quote patterns, read as well as config/quotes.toml (docs/reading-mail.md)",
+        checked=True,
+    ),
+    Setting(
         "stale_after",
         Shape('a duration such as "6h", or 0', (str, int)),
         "after an outage this long, deadlines move instead of rounds resolving (0: off)",

@@ -45,9 +45,18 @@ def shipped_rules() -> QuoteRules:
     return load_rules(())
 
 
-@cache
 def load_rules(extra_files: tuple[Path, ...]) -> QuoteRules:
-    """The shipped patterns plus each extra file's; raises RulesError naming a bad entry."""
+    """The shipped patterns plus each extra file's; raises RulesError naming a bad entry. Compiled
+    again only when a file changed (a long-running process sees the organiser's edits)."""
+    try:
+        stamps = tuple(path.stat().st_mtime_ns for path in extra_files)
+    except OSError as e:
+        raise RulesError(f"{e.filename}: cannot be read: {e.strerror}") from None
+    return _load(extra_files, stamps)
+
+
+@cache
+def _load(extra_files: tuple[Path, ...], stamps: tuple[int, ...]) -> QuoteRules:
     tables = [_read(shipped_dir("config") / "quotes.toml")] + [_read(p) for p in extra_files]
     return _compile(tables)
 

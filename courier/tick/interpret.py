@@ -25,6 +25,8 @@ from courier.journal.interface import Input, Journal
 from courier.journal.meta import LATE
 from courier.mail.compose import is_our_message_id
 from courier.mail.incoming import REPLY_WORD, Letter, UnreadableMail, game_tag, plus_tag, read_mail
+from courier.mail.quote_rules import QuoteRules, RulesError, load_rules, shipped_rules
+from courier.mail.quotes import is_furniture
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
 from courier.state.newcomers import participants, players_of
@@ -104,6 +106,20 @@ def _file_away(tick: Tick, item: Input) -> None:
         log.warning("could not file message %s away: %s", item.id, e)
 
 
+def quote_rules(tick: Tick) -> QuoteRules:
+    """Courier's quote patterns and the organiser's own; a broken file of theirs is told once, and
+    replies are read with Courier's alone until it is fixed."""
+    path = tick.deployment.quote_patterns
+    if path is None:
+        return shipped_rules()
+    try:
+        return load_rules((path,))
+    except RulesError as e:
+        notice = f"quote_patterns: {e}. Replies are read with Courier's own quote patterns until you fix it."
+        tick.tell_organiser(None, tick.deployment.organiser, notice)
+        return shipped_rules()
+
+
 def _letter(tick: Tick, item: Input) -> Letter:
     if item.source == "form":
         body = json.loads(item.raw)
@@ -112,7 +128,10 @@ def _letter(tick: Tick, item: Input) -> Letter:
         )
     deployment = tick.deployment
     mail = read_mail(
-        item.raw, trusted_authserv_ids=deployment.trusted_authserv_ids, require_pass=deployment.require_pass
+        item.raw,
+        trusted_authserv_ids=deployment.trusted_authserv_ids,
+        require_pass=deployment.require_pass,
+        quotes=quote_rules(tick),
     )
     silent = mail.automatic
     if is_our_message_id(mail.message_id, tick.deployment.domain):
@@ -294,7 +313,12 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         player,
         row=row,
         state=new_state,
-        parsed=replace(parsed, notes=(*_shell_notes(tick, item, letter, subject), *parsed.notes)),
+        parsed=replace(
+            parsed,
+            notes=(*_shell_notes(tick, item, letter, subject), *parsed.notes),
+            # Quote furniture that survived the cut ("On … wrote:") is no order attempt to quote back.
+            errors=tuple(e for e in parsed.errors if not is_furniture(e.line, quote_rules(tick))),
+        ),
         standing=standing,
         in_reply_to=letter.message_id or None,
         key=f"receipt/{item.id}",

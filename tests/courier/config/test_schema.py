@@ -29,6 +29,7 @@ from = "Courier <courier@example.org>"
 reply_to = "orders@example.org"
 organiser = "organiser@example.org"
 templates = "my-templates"
+quote_patterns = "my-quotes.toml"
 stale_after = "6h"
 quarantine_after = 5
 

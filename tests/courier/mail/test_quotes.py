@@ -16,7 +16,9 @@ from courier.mail.quotes import cut_reply, is_furniture
 from tests.helpers.forgiving import FORGIVING
 
 QUOTES: dict[str, Any] = tomllib.loads((shipped_dir("config") / "quotes.toml").read_text(encoding="utf-8"))
-ATTRIBUTIONS = [(entry["language"], example) for entry in QUOTES["attribution"] for example in entry["examples"]]
+ATTRIBUTIONS = [
+    (entry["language"], example) for entry in QUOTES["attribution"] for example in entry["examples"]
+]
 HEADER_BLOCKS = QUOTES["header_fields"]["examples"]
 SEPARATORS = QUOTES["separators"]["examples"]
 NEW, QUOTED = "attack Barney", "loot"
@@ -103,13 +105,15 @@ def test_no_line_of_an_order_text_is_furniture(game: str, text: str) -> None:
 @pytest.mark.parametrize(
     "html",
     [
-        '<div>{new}</div><div class="gmail_quote"><div class="gmail_attr">On Mon, X wrote:</div>{quoted}</div>',
+        '<div>{new}</div><div class="gmail_quote"><div class="gmail_attr">On Mon, X wrote:</div>'
+        "{quoted}</div>",
         '<div>{new}</div><div class="yahoo_quoted"><div>On Monday, X wrote:</div><div>{quoted}</div></div>',
         '<p>{new}</p><div class="moz-cite-prefix">On 23/11/2026 08:00, X wrote:<br></div>'
         '<blockquote type="cite">{quoted}</blockquote>',
         '<div>{new}</div><div>On 23 Nov 2026, at 08:00, X wrote:</div><blockquote type="cite">'
         "<div>{quoted}</div></blockquote>",
-        '<p>{new}</p><hr><div id="divRplyFwdMsg"><b>From:</b> X<br><b>Sent:</b> Monday</div><div>{quoted}</div>',
+        '<p>{new}</p><hr><div id="divRplyFwdMsg"><b>From:</b> X<br><b>Sent:</b> Monday</div>'
+        "<div>{quoted}</div>",
         '<p>{new}</p><div id="appendonsend"></div><div>{quoted}</div>',
         '<p>{new}</p><div class="zmail_extra"><div>{quoted}</div></div>',
         '<p>{new}</p><div class="protonmail_quote">{quoted}</div>',
