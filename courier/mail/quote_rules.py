@@ -139,3 +139,20 @@ def _pattern(text: str) -> re.Pattern[str]:
         return re.compile(text, re.IGNORECASE)
     except re.error as e:
         raise RulesError(f"attribution pattern {text!r}: {e}") from e
+
+
+# --- the docs' table ---------------------------------------------------------------------------------
+
+
+def markdown() -> str:
+    """The known attribution lines, header fields and separators, as docs/reading-mail.md shows them."""
+    data = _read(shipped_dir("config") / "quotes.toml")
+    rows = ["| language | attribution verbs | an example |", "|---|---|---|"]
+    for entry in data["attribution"]:
+        verbs = ", ".join(f"`{v}`" for v in entry["verbs"]) or "(none: a date and an address)"
+        rows.append(f"| {entry['language']} | {verbs} | `{entry['examples'][0]}` |")
+    fields = data["header_fields"]
+    rows += ["", "| header field | its names |", "|---|---|"]
+    rows += [f"| {kind} | {', '.join(fields[kind])} |" for kind in HEADER_KINDS]
+    rows += ["", "Separators: " + ", ".join(f"`{p}`" for p in data["separators"]["phrases"]) + "."]
+    return "\n".join(rows)

@@ -14,6 +14,7 @@ from courier.mail.html_text import html_to_text
 from courier.mail.quote_rules import RulesError, load_rules, shipped_rules
 from courier.mail.quotes import cut_reply, is_furniture
 from tests.helpers.forgiving import FORGIVING
+from tests.helpers.paths import ROOT
 
 QUOTES: dict[str, Any] = tomllib.loads((shipped_dir("config") / "quotes.toml").read_text(encoding="utf-8"))
 ATTRIBUTIONS = [
@@ -133,17 +134,26 @@ def test_text_after_a_closed_quote_container_is_the_players() -> None:
 # --- an organiser's own patterns ---------------------------------------------------------------------
 
 
-def test_an_organisers_file_adds_patterns(tmp_path: Path) -> None:
-    extra = tmp_path / "quotes.toml"
-    extra.write_text(
-        '[[attribution]]\nlanguage = "Esperanto"\nverbs = ["skribis"]\nlead_ins = ["Je"]\nexamples = []\n'
-        '[separators]\nphrases = ["Origina mesaĝo"]\n',
-        encoding="utf-8",
-    )
+def _docs_example() -> str:
+    """The example file docs/reading-mail.md gives an organiser ("Adding a pattern")."""
+    docs = (ROOT / "docs" / "reading-mail.md").read_text(encoding="utf-8")
+    return docs.split("### Adding a pattern", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_docs_example_file_adds_patterns(tmp_path: Path) -> None:
+    extra = tmp_path / "my-quotes.toml"
+    extra.write_text(_docs_example(), encoding="utf-8")
     rules = load_rules((extra,))
-    assert cut_reply(f"{NEW}\nJe 2026-11-23 08:00, Courier skribis:\n{QUOTED}", rules) == NEW
-    assert cut_reply(f"{NEW}\n----- Origina mesaĝo -----\n{QUOTED}", rules) == NEW
+    for example in tomllib.loads(_docs_example())["attribution"][0]["examples"]:
+        assert cut_reply(f"{NEW}\n{example}\n{QUOTED}", rules) == NEW
+    assert cut_reply(f"{NEW}\n----- Originala mesaĝo -----\n{QUOTED}", rules) == NEW
+    assert cut_reply(f"{NEW}\nDe: Courier\nDato: lundo\n\n{QUOTED}", rules) == NEW
+    html = f'<p>{NEW}</p><div class="my_client_quote">{QUOTED}</div>'
+    assert cut_reply(html_to_text(html, rules), rules) == NEW
+    html = f'<p>{NEW}</p><div id="my_client_reply"></div><p>{QUOTED}</p>'
+    assert cut_reply(html_to_text(html, rules), rules) == NEW
     assert cut_reply(f"{NEW}\nOn Mon, 23 Nov 2026, X wrote:\n{QUOTED}", rules) == NEW  # the shipped stay
+    assert cut_reply(f"{NEW}\nJe 2026-11-23 08:00, Courier skribis:\n{QUOTED}") != NEW  # not shipped
 
 
 @pytest.mark.parametrize(
