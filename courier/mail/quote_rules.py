@@ -155,4 +155,4 @@ def markdown() -> str:
     rows += ["", "| header field | its names |", "|---|---|"]
     rows += [f"| {kind} | {', '.join(fields[kind])} |" for kind in HEADER_KINDS]
     rows += ["", "Separators: " + ", ".join(f"`{p}`" for p in data["separators"]["phrases"]) + "."]
-    return "\n".join(rows)
+    return "\n".join(rows) + "\n"
