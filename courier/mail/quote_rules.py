@@ -33,6 +33,7 @@ class QuoteRules:
     lead_in: re.Pattern[str]  # a word that opens an attribution ("On", "Am", "W dniu")
     verbless: tuple[re.Pattern[str], ...]  # whole attributions without a verb (Gmail's numeric form)
     header_field: re.Pattern[str]  # a header field name at a line's start; group "name"
+    header_field_inline: re.Pattern[str]  # another field on the same line ("From: x Date: y", HTML)
     header_kinds: Mapping[str, str]  # casefolded field name → from/date/to/subject/cc/reply_to
     separator: re.Pattern[str]
     html_quote_classes: frozenset[str]
@@ -85,6 +86,9 @@ def _compile(tables: list[dict[str, Any]]) -> QuoteRules:
         verbless=tuple(_pattern(p) for p in _all(attributions, "patterns")),
         header_field=re.compile(
             rf"^[\s*_]{{0,3}}(?P<name>{_choice(fields)})[\s*_]{{0,3}}[:：]", re.IGNORECASE
+        ),
+        header_field_inline=re.compile(
+            rf"(?<=\s)[*_]{{0,2}}(?P<name>{_choice(fields)})[\s*_]{{0,3}}[:：]", re.IGNORECASE
         ),
         header_kinds=fields,
         separator=re.compile(

@@ -39,8 +39,17 @@ _DATE_FIRST = re.compile(r"^\W{0,4}(?:[^\W\d]{1,6}[.,]?\s+)?\d")
 _ADDRESSY = re.compile(r"[@<]")
 _FURNITURE_EDGES = " \t*_>-–—"
 _LONGEST_ATTRIBUTION = 400
-# An attribution wraps onto at most this many lines (Gmail's plain text wraps at 78 characters).
-_WRAPPED = 3
+# An attribution wraps onto at most this many lines (Gmail's plain text wraps at 78 characters;
+# Polymail puts blank lines and the address's brackets on lines of their own).
+_WRAPPED = 4
+_WRAPPED_SPAN = 6
+# An attribution with neither date nor address ("Courier schrieb:") is a name and a verb; with one of
+# these words it is the player's own sentence ("As I wrote:").
+_SHORT_ATTRIBUTION_WORDS = 6
+_FIRST_PERSON = frozenset(
+    {"i", "we", "me", "my", "ich", "wir", "je", "j'ai", "nous", "yo", "io", "ik", "wij", "jeg", "vi"}
+    | {"jag", "minä", "ja", "я", "мы", "我", "私"}
+)
 # Hands mail-parser-reply the whole text as one reply: quotes are cut here, it finds signatures.
 _NEVER = re.compile(r"(?!)")
 
@@ -62,15 +71,17 @@ def cut_reply(text: str, rules: QuoteRules | None = None) -> str:
 def _own_lines(lines: list[str], rules: QuoteRules) -> str:
     kept: list[tuple[int, str]] = []
     for index, line in enumerate(lines):
-        if _QUOTE_MARK.match(line):
+        marked = _QUOTE_MARK.match(line) is not None
+        if marked and not _is_bare_verb(_QUOTE_MARK.sub("", line), rules):
             continue
-        if line.rstrip() == "--" or FORWARD.match(line) or rules.separator.match(line):
+        if not marked and (line.rstrip() == "--" or FORWARD.match(line) or rules.separator.match(line)):
             break
-        if _header_block_at(lines, index, rules):
+        if not marked and _header_block_at(lines, index, rules):
             break
         found = _attribution_ending_at(lines, index, rules)
         if found is None:
-            kept.append((index, line.rstrip()))
+            if not marked:
+                kept.append((index, line.rstrip()))
             continue
         start, column = found
         kept = [(i, text) for i, text in kept if i < start]
@@ -96,16 +107,23 @@ def _attribution_ending_at(lines: Sequence[str], end: int, rules: QuoteRules) ->
     opens like one ("On …", a date) and is one wins; then a wrapped one, cut whole (its first line must
     show a date); then one that starts mid-line after the player's words ("loot please On … wrote:")."""
     last = lines[end]
+    if _QUOTE_MARK.match(last):  # Polymail's "On … <\nmailto:…>\n> wrote:": only a bare verb
+        last = _QUOTE_MARK.sub("", last)
+        if not _is_bare_verb(last, rules):
+            return None
     tail = last.rstrip(" \t*_")
     if not tail or not (tail[-1] in ":：-–—" or tail[-1].isalpha()):
         return None
     if _opens(last.strip(), rules) and _is_attribution(last, rules):
         return end, 0
-    for start in range(max(0, end - _WRAPPED + 1), end):
+    for start in range(max(0, end - _WRAPPED_SPAN + 1), end):
         first = lines[start].strip()
         if not first or _QUOTE_MARK.match(first) or not any(ch.isdigit() for ch in first):
             continue
-        joined = " ".join(line.strip() for line in lines[start : end + 1])
+        parts = [line.strip() for line in lines[start:end] if line.strip()] + [last.strip()]
+        if len(parts) > _WRAPPED or any(_QUOTE_MARK.match(part) for part in parts[1:-1]):
+            continue
+        joined = " ".join(parts)
         columns = [m.start() for m in rules.lead_in.finditer(first)]
         for column in [0, *columns] if _DATE_FIRST.match(first) else columns:
             if _is_attribution(joined[column:], rules):
@@ -141,32 +159,51 @@ def _is_attribution(text: str, rules: QuoteRules) -> bool:
     colon = core.endswith((":", "："))
     core = core.rstrip(":： \t")
     verb = rules.verb.search(core)
-    if verb is None or not re.search(r"[\d@]", core):
+    if verb is None:
         return False
+    if not re.search(r"[\d@]", core):
+        return colon and verb.end() == len(core) and _short_name_and_verb(core)
     opens = rules.lead_in.match(core) is not None
     if colon or dashed:
         return opens or "@" in core or bool(_TIME.search(core)) or bool(_DATE_FIRST.match(core))
     return opens and verb.end() == len(core)  # "On … wrote" without its colon
 
 
+def _short_name_and_verb(core: str) -> bool:
+    words = core.casefold().split()
+    return len(words) <= _SHORT_ATTRIBUTION_WORDS and not _FIRST_PERSON.intersection(words)
+
+
+def _is_bare_verb(text: str, rules: QuoteRules) -> bool:
+    """A line that is only an attribution's verb ("wrote:"), the last line of a wrapped one."""
+    core = text.strip(_FURNITURE_EDGES)
+    if not core.endswith((":", "：")):
+        return False
+    verb = rules.verb.fullmatch(core.rstrip(":： \t"))
+    return verb is not None
+
+
 # --- header blocks ----------------------------------------------------------------------------------
 
 
 def _header_block_at(lines: Sequence[str], start: int, rules: QuoteRules) -> bool:
-    """A From/Sent/To/Subject block starts here: a From and a date, or three fields with a From or
-    a date among them. "From: X / To: Y" alone is not one: a player may write such lines."""
+    """A From/Sent/To/Subject block starts here: a From and a date, a date with a time and another
+    field, or three fields with a From or a date among them. "From: X / To: Y" alone is not one: a
+    player may write such lines."""
     kinds: set[str] = set()
+    timed = False
     continued = 0
     for line in lines[start : start + 12]:
-        kind = _header_kind(line, rules)
-        if kind:
-            kinds.add(kind)
+        found = _header_kinds(line, rules)
+        if found:
+            kinds |= found
+            timed = timed or ("date" in found and bool(_TIME.search(line)))
             continued = 0
         elif kinds and line.strip() and continued < 2 and not _QUOTE_MARK.match(line):
             continued += 1  # a wrapped field ("From: Courier, the arbiter of / Truce <…>")
         else:
             break
-    if {"from", "date"} <= kinds:
+    if {"from", "date"} <= kinds or (timed and len(kinds) >= 2):
         return True
     return len(kinds) >= 3 and bool(kinds & {"from", "date"})
 
@@ -176,6 +213,18 @@ def _header_kind(line: str, rules: QuoteRules) -> str | None:
     if match is None:
         return None
     return rules.header_kinds.get(" ".join(match["name"].split()).casefold())
+
+
+def _header_kinds(line: str, rules: QuoteRules) -> set[str]:
+    """The fields of a line that starts with one; HTML turned to text may hold several on a line."""
+    first = _header_kind(line, rules)
+    if first is None:
+        return set()
+    more = (
+        rules.header_kinds.get(" ".join(m["name"].split()).casefold())
+        for m in rules.header_field_inline.finditer(line)
+    )
+    return {first, *(kind for kind in more if kind)}
 
 
 # --- the receipt's view ---------------------------------------------------------------------------

@@ -58,6 +58,8 @@ def test_a_reply_on_the_attributions_own_line_is_kept(language: str, attribution
         "Le lun. 23 nov. 2026 à 08:00, Courier <orders@example.org> a\nécrit :",
         "Am Mo., 23. Nov. 2026 um 08:00 Uhr schrieb Courier <\norders@example.org>:",
         "On Mon, Nov 23, 2026 at 8:00 AM Courier, the arbiter\nof Truce <orders@example.org>\nwrote:",
+        # Polymail: blank lines, the brackets on lines of their own, and the verb quoted
+        "On Tue, Apr 11, 2017 at 10:07 PM John Smith\n\n<\nmailto:John Smith <johnsmith@gmail.com>\n> wrote:",
     ],
 )
 def test_a_wrapped_attribution_is_cut_whole(wrapped: str) -> None:
@@ -84,6 +86,8 @@ def test_a_separator_cuts_what_follows(separator: str) -> None:
         "I wrote 3 orders:\nattack Barney",  # a verb and a number, but no date, time or address
         "On second thought:\nattack Barney",
         "On turn 3 attack Barney",
+        "As I wrote:\nattack Barney",  # a name and a verb are an attribution; "I" and a verb are not
+        "We already wrote:\nloot",
         "Orders:\nsupport Charles",
         "--- my orders ---\nA Par - Bur",
         "Date: whenever\nattack Barney",
@@ -122,6 +126,8 @@ def test_no_line_of_an_order_text_is_furniture(game: str, text: str) -> None:
         '<p>{new}</p><div class="protonmail_quote">{quoted}</div>',
         '<p>{new}</p><div id="mail-editor-reference-message-container"><p>{quoted}</p></div>',
         "<p>{new}</p><hr><p><b>From:</b> X<br><b>Sent:</b> Monday<br><b>To:</b> Y</p><p>{quoted}</p>",
+        "<p>{new}</p><hr><div><font><b>From: bob@example.com</b> <b>Date: Thu, 24 Mar 2016 08:07:12 -0700</b>"
+        "</font></div><div>{quoted}</div>",
     ],
 )
 def test_html_quotes_are_cut_by_their_structure(html: str) -> None:
