@@ -10,7 +10,7 @@ the methods listed here on it. See docs/development/journal.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -74,6 +74,11 @@ def _body(raw: bytes) -> bytes:
     raw = raw.replace(b"\r\n", b"\n")
     head, blank, body = raw.partition(b"\n\n")
     return body.strip() if blank else head.strip()
+
+
+# How many mails' line digests are kept per address and game (``Transaction.keep_lines``): a
+# player answers one of the last few, and a round sends each player a report, receipts, reminders.
+SENT_LINES_KEPT = 20
 
 
 # A queued mail's picture is stored once and stands in the mail as one line. A NUL byte never
@@ -167,6 +172,13 @@ class Transaction(Protocol):
         """Queue one mail unless a mail with this key was ever queued. True if queued now."""
         ...
 
+    def keep_lines(
+        self, *, message_id: str, recipient: str, game: str | None, prints: bytes, created_at: datetime
+    ) -> None:
+        """Keep the digests of a sent mail's lines (``courier.mail.quoted``), the last
+        ``SENT_LINES_KEPT`` per address and game."""
+        ...
+
     def put_meta(self, key: str, value: str) -> None: ...
 
     def delete_meta(self, key: str) -> None: ...
@@ -240,6 +252,11 @@ class Journal(Protocol):
     def forget_sent(self, before: datetime) -> int: ...
 
     def outbox_counts(self) -> dict[str, int]: ...
+
+    def sent_lines(self, recipient: str, game: str | None, message_ids: Sequence[str]) -> list[bytes]:
+        """The kept digests (``keep_lines``) of the mails to ``recipient`` in ``game`` among
+        ``message_ids``; when none of them is kept, those of the latest such mail (or none)."""
+        ...
 
     # meta: read and written through courier/journal/meta.py's typed keys
     def mail_secret(self) -> bytes: ...

@@ -18,7 +18,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -437,6 +437,26 @@ class SqliteJournal:
             ).fetchall()
             db.without_bytes(kept)
         return len(kept)
+
+    @_guarded
+    def sent_lines(self, recipient: str, game: str | None, message_ids: Sequence[str]) -> list[bytes]:
+        """The kept digests of the mails to ``recipient`` in ``game`` among ``message_ids``, else of
+        the latest one to them (``SqliteTransaction.keep_lines``)."""
+        to, game_id = recipient.lower(), game or ""
+        ids = sorted(set(message_ids))
+        rows = []
+        if ids:
+            rows = self.db.execute(
+                "SELECT prints FROM sent_lines WHERE recipient = ? AND game = ?"
+                f" AND message_id IN ({', '.join('?' * len(ids))}) ORDER BY id",
+                (to, game_id, *ids),
+            ).fetchall()
+        if not rows:
+            rows = self.db.execute(
+                "SELECT prints FROM sent_lines WHERE recipient = ? AND game = ? ORDER BY id DESC LIMIT 1",
+                (to, game_id),
+            ).fetchall()
+        return [bytes(r[0]) for r in rows]
 
     @_guarded
     def outbox_counts(self) -> dict[str, int]:

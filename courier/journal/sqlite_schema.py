@@ -72,6 +72,21 @@ def _7_pictures(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS outbox_pictures (key TEXT PRIMARY KEY, data BLOB NOT NULL)")
 
 
+def _8_sent_lines(db: sqlite3.Connection) -> None:
+    """The digests of each sent mail's lines (courier/mail/quoted.py), the last few per address and
+    game: a reply that quotes one without marks is still read right after its bytes are dropped."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS sent_lines (\n"
+        "    id INTEGER PRIMARY KEY,\n"
+        "    message_id TEXT NOT NULL,\n"
+        "    recipient TEXT NOT NULL,             -- the address, lower case\n"
+        "    game TEXT NOT NULL,                  -- '' for a mail of no game\n"
+        "    created_at TEXT NOT NULL,\n"
+        "    prints BLOB NOT NULL                 -- SentLines.pack(): a kind byte and a digest per line\n)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS sent_lines_to ON sent_lines (recipient, game, id)")
+
+
 # In order: the journal's version is how many of these it has run. Append only.
 MIGRATIONS: tuple[Migration, ...] = (
     _1_tables,
@@ -81,6 +96,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _5_retry_times,
     _6_kept_mail,
     _7_pictures,
+    _8_sent_lines,
 )
 VERSION = len(MIGRATIONS)
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from courier.journal.interface import GameRow, same_content
+from courier.journal.interface import SENT_LINES_KEPT, GameRow, same_content
 
 
 def ts(dt: datetime) -> str:
@@ -220,6 +220,22 @@ class SqliteTransaction:
         self.db.executemany("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
         self.db.executemany(
             f"INSERT INTO outbox ({OUTBOX_ROW}, raw) VALUES ({', '.join('?' * 12)}, X'')", rows
+        )
+
+    def keep_lines(
+        self, *, message_id: str, recipient: str, game: str | None, prints: bytes, created_at: datetime
+    ) -> None:
+        """Keep a sent mail's line digests, and drop that address's older ones beyond the last
+        ``SENT_LINES_KEPT`` in the game (by the index: the table is never scanned)."""
+        to, game_id = recipient.lower(), game or ""
+        self.db.execute(
+            "INSERT INTO sent_lines (message_id, recipient, game, created_at, prints) VALUES (?,?,?,?,?)",
+            (message_id, to, game_id, ts(created_at), prints),
+        )
+        self.db.execute(
+            "DELETE FROM sent_lines WHERE recipient = ? AND game = ? AND id <= (SELECT id FROM sent_lines"
+            " WHERE recipient = ? AND game = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+            (to, game_id, to, game_id, SENT_LINES_KEPT),
         )
 
     # --- meta -----------------------------------------------------------------------------------

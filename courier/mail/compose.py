@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import jinja2
 
 from courier.journal.interface import picture_line
+from courier.mail.incoming import html_to_text
+from courier.mail.quoted import SentLines
 from courier.mail.render import render_template
 
 if TYPE_CHECKING:
@@ -37,6 +39,7 @@ __all__ = [
     "KINDS",
     "AnswerContext",
     "AnyContext",
+    "Composed",
     "ErrorContext",
     "GameOverContext",
     "MailContext",
@@ -310,11 +313,18 @@ class MailPicture:
 
 
 def render_bodies(
-    env: jinja2.Environment, ctx: AnyContext, pictures: Sequence[dict[str, str]] = ()
+    env: jinja2.Environment,
+    ctx: AnyContext,
+    pictures: Sequence[dict[str, str]] = (),
+    *,
+    text_only: bool = False,
 ) -> tuple[str, str]:
-    """The text and HTML bodies of one message. ``pictures`` are ``{"cid", "title", "file"}``."""
+    """The text and HTML bodies of one message (the HTML one ``""`` when ``text_only``).
+    ``pictures`` are ``{"cid", "title", "file"}``."""
     variables = {**template_variables(ctx), "pictures": list(pictures)}
     text = render_template(env, f"common/{ctx.kind}.txt.j2", variables)
+    if text_only:
+        return _tidy(text), ""
     html = render_template(env, f"common/{ctx.kind}.html.j2", variables)
     return _tidy(text), _tidy(html)
 
@@ -345,6 +355,38 @@ def _parsed_header(registry: HeaderRegistry, name: str, value: str) -> BaseHeade
 COMPOSING = email.policy.default.clone(header_factory=_KnownHeaders())
 
 
+class Composed(EmailMessage):
+    """A mail ``compose`` made, carrying the digests of its lines (``courier.mail.quoted``) that the
+    outbox keeps beside it, so a reply that quotes it unmarked is still read right."""
+
+    sent_lines: SentLines = SentLines()
+
+
+def _sent_lines(
+    env: jinja2.Environment, ctx: AnyContext, bodies: tuple[str, str], pictures: Sequence[dict[str, str]]
+) -> SentLines:
+    """The lines of both bodies by kind. The form is what the text gains from the order template
+    (its heading too, whatever an organiser's template calls it); the echoes are the orders the
+    mail repeats."""
+    text, html = bodies
+    form = ctx.mail.order_template
+    if form:
+        without = dataclasses.replace(ctx, mail=dataclasses.replace(ctx.mail, order_template=""))
+        bare = set(render_bodies(env, without, pictures, text_only=True)[0].splitlines())
+        form += "\n" + "\n".join(line for line in text.splitlines() if line not in bare)
+    lines = text.splitlines() + html_to_text(html).splitlines()
+    return SentLines.of(lines, echoes=_echoes(ctx), form=form.splitlines())
+
+
+def _echoes(ctx: AnyContext) -> Sequence[str]:
+    match ctx:
+        case ReceiptContext(orders=orders, standing=standing):
+            return [*orders, *standing]
+        case ReminderContext(standing=standing):
+            return standing
+    return ()
+
+
 def compose(
     env: jinja2.Environment,
     kind: str,
@@ -369,7 +411,8 @@ def compose(
         for p in pictures
     ]
     text, html = render_bodies(env, ctx, refs)
-    msg = EmailMessage(policy=COMPOSING)
+    msg = Composed(policy=COMPOSING)
+    msg.sent_lines = _sent_lines(env, ctx, (text, html), refs)
     msg["Subject"] = subject_for(ctx)
     msg["From"] = sender
     msg["To"] = to

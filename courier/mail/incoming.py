@@ -63,6 +63,7 @@ class IncomingMail:
     automatic: str | None  # why this message must never be answered, or None
     refusal: str | None  # why it must not count though its From is registered (forgery, two authors)
     forwarded: bool = False  # it carried forwarded text (inline or attached), which was not read
+    references: tuple[str, ...] = ()  # the References header's Message-IDs, oldest first
 
 
 def read_mail(
@@ -113,6 +114,7 @@ def _read(
         automatic=_automatic(msg, sender),
         refusal=author.problem or verdict,
         forwarded=_attached_message(msg) or bool(FORWARD.search(full_text[:MAX_ORDER_CHARS])),
+        references=tuple(re.findall(r"<[^<>\s]+>", _header(msg, "References"))),
     )
 
 
@@ -365,3 +367,4 @@ class Letter:
     silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
     forwarded: bool = False  # forwarded text was left out of ``text``
     in_reply_to: str = ""  # a reply to relayed press goes back to its author
+    references: tuple[str, ...] = ()  # the mails it answers, with ``in_reply_to`` (courier.mail.quoted)

@@ -17,7 +17,7 @@ from courier.errors import ConfigError, JournalError
 from courier.journal.backups import BackupFailed, backup_journal
 from courier.journal.interface import GameRow, Journal, Transaction
 from courier.journal.meta import WARNED
-from courier.mail.compose import journal_bytes
+from courier.mail.compose import Composed, journal_bytes
 from courier.mail.mailer import Mailer
 from courier.mail.render import RenderError
 from engine import find_ruleset
@@ -109,7 +109,7 @@ class Tick:
         if is_bot_address(str(message["To"])):
             return False
         raw, pictures = journal_bytes(message)
-        return db.queue(
+        queued = db.queue(
             key=key,
             message_id=str(message["Message-ID"]),
             game=game,
@@ -119,6 +119,15 @@ class Tick:
             pictures=pictures,
             created_at=self.now,
         )
+        if queued and isinstance(message, Composed):  # its lines, for a reply that quotes it unmarked
+            db.keep_lines(
+                message_id=str(message["Message-ID"]),
+                recipient=str(message["To"]),
+                game=game,
+                prints=message.sent_lines.pack(),
+                created_at=self.now,
+            )
+        return queued
 
     def problem(self, text: str) -> None:
         log.error("%s", text)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import partial, reduce
 from typing import Any
 
 from courier import faults
@@ -27,6 +28,7 @@ from courier.mail.compose import is_our_message_id
 from courier.mail.incoming import REPLY_WORD, Letter, UnreadableMail, game_tag, plus_tag, read_mail
 from courier.mail.quote_rules import QuoteRules, RulesError, load_rules, shipped_rules
 from courier.mail.quotes import is_furniture
+from courier.mail.quoted import SentLines, without_quoted
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
 from courier.state.newcomers import participants, players_of
@@ -151,6 +153,7 @@ def _letter(tick: Tick, item: Input) -> Letter:
         silent,
         mail.forwarded,
         mail.in_reply_to,
+        mail.references,
     )
 
 
@@ -203,6 +206,8 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     if player.name in kicked(row):
         _refuse(tick, item, letter, loaded, "You have left this game; your mail no longer counts in it.")
         return
+    if item.source == "mail":
+        text = _without_our_lines(tick, letter, loaded, player, text=text, state=view.state)
     verb = first_verb(text)
     if verb in ORGANISER_VERBS:
         why = f"`{verb}` is the organiser's command; only the organiser's address may give it."
@@ -360,6 +365,28 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     tick.remember(replace(row, state=new_json), new_state)
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
+
+
+# A References header may list a long thread; the answered mail is among its last ids.
+_REFERENCES_READ = 50
+
+
+def _without_our_lines(
+    tick: Tick, letter: Letter, loaded: LoadedGame, player: Player, *, text: str, state: Any
+) -> str:
+    """``text`` without the lines it quotes from the mail it answers, found by its In-Reply-To and
+    References, else the latest mail sent to the player in this game (``courier.mail.quoted``)."""
+    answered = [letter.in_reply_to, *letter.references[-_REFERENCES_READ:]]
+    found = tick.journal.sent_lines(player.email, loaded.config.id, [m for m in answered if m])
+    if not found:
+        return text
+    ruleset = loaded.config.ruleset
+
+    def is_order(line: str) -> bool:
+        return bool(ruleset.parse(state, player.name, line).orders)
+
+    sent = reduce(operator.or_, map(SentLines.unpack, found))
+    return without_quoted(text, sent, is_order=is_order)
 
 
 def _shell_notes(tick: Tick, item: Input, letter: Letter, subject: str) -> list[str]:

@@ -16,7 +16,7 @@ from tests.conftest import Table
 from tests.helpers.clock import at
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
-GROWING = ("inputs", "submissions", "rounds", "outbox", "meta")
+GROWING = ("inputs", "submissions", "rounds", "outbox", "meta", "sent_lines")
 
 
 @pytest.fixture
