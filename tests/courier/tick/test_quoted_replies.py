@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from courier.backends.maildir import deliver
 from tests.conftest import Table, address, text_of
 from tests.helpers import diplomacy
 from tests.helpers.clock import at
@@ -169,3 +170,25 @@ def test_a_pasted_diplomacy_receipt_under_new_orders_is_not_read(tmp_path: Path)
     text = text_of(_last(table, "Ed", "receipt"))
     assert _section(text, "Your orders that now stand") == ["F lon - eng", "F edi - nth", "A lvp - wal"]
     assert "Not understood" not in text
+
+
+def test_an_html_reply_that_pastes_the_receipt_as_shown_is_not_read(table: Table) -> None:
+    """A mail program that quotes the HTML part it showed, inside the reply's HTML, unmarked."""
+    table.order("Agatha", "loot")
+    table.tick(at(0, 9))
+    receipt = _last(table, "Agatha", "receipt")
+    shown = receipt.get_body(("html",))
+    assert shown is not None
+    inner = str(shown.get_content()).split("<body", 1)[1].split(">", 1)[1].split("</body>")[0]
+    reply = EmailMessage()
+    reply["From"] = address("Agatha")
+    reply["To"] = "orders@courier.test"
+    reply["Subject"] = f"Re: {receipt['Subject']}"
+    reply["Message-ID"] = "<html-reply@players.test>"
+    reply["In-Reply-To"] = str(receipt["Message-ID"])
+    reply.set_content(f"<html><body><div>attack Barney</div><div>{inner}</div></body></html>", subtype="html")
+    deliver(table.root / "mail" / "inbox", reply.as_bytes(), at=at(0, 9, 30))
+    table.tick(at(0, 10))
+    text = text_of(_last(table, "Agatha", "receipt"))
+    assert _section(text, "Understood from this mail") == ["attack Barney"]
+    assert _section(text, "Your orders that now stand") == ["attack Barney"]
