@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import jinja2
 
 from courier.journal.interface import picture_line
-from courier.mail.incoming import html_to_text
-from courier.mail.quoted import SentLines
+from courier.mail.quoted import SentLines, html_lines
 from courier.mail.render import render_template
 
 if TYPE_CHECKING:
@@ -366,15 +365,17 @@ def _sent_lines(
     env: jinja2.Environment, ctx: AnyContext, bodies: tuple[str, str], pictures: Sequence[dict[str, str]]
 ) -> SentLines:
     """The lines of both bodies by kind. The form is what the text gains from the order template
-    (its heading too, whatever an organiser's template calls it); the echoes are the orders the
-    mail repeats."""
+    (its heading too, whatever an organiser's template calls it) and an answer's block (the order
+    syntax); the echoes are the orders the mail repeats."""
     text, html = bodies
     form = ctx.mail.order_template
-    if form:
+    if isinstance(ctx, AnswerContext):
+        form += "\n" + ctx.block  # an order syntax (`help`), copied like the form
+    if ctx.mail.order_template:
         without = dataclasses.replace(ctx, mail=dataclasses.replace(ctx.mail, order_template=""))
         bare = set(render_bodies(env, without, pictures, text_only=True)[0].splitlines())
         form += "\n" + "\n".join(line for line in text.splitlines() if line not in bare)
-    lines = text.splitlines() + html_to_text(html).splitlines()
+    lines = text.splitlines() + html_lines(html)
     return SentLines.of(lines, echoes=_echoes(ctx), form=form.splitlines())
 
 

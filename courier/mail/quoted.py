@@ -18,12 +18,14 @@ as ``action: loot`` under ``action:``) stay too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import html
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-__all__ = ["SentLines", "line_digest", "normal_line", "without_quoted"]
+__all__ = ["SentLines", "html_lines", "line_digest", "normal_line", "without_quoted"]
 
 # A digest is 8 bytes of BLAKE2b: a report of 200 lines is 1.8 kB in the journal, and two distinct
 # lines of one mail share a digest with odds of about one in 10^15.
@@ -41,6 +43,7 @@ def normal_line(line: str) -> str:
     return " ".join(_LEAD.sub("", line).split()).casefold()
 
 
+@functools.lru_cache(maxsize=8192)  # a round's reports share most lines: each is digested once
 def line_digest(line: str) -> bytes | None:
     """The digest of a line's normal form; None for a line with nothing on it."""
     normal = normal_line(line)
@@ -49,8 +52,28 @@ def line_digest(line: str) -> bytes | None:
     return hashlib.blake2b(normal.encode("utf-8"), digest_size=DIGEST_SIZE).digest()
 
 
+# Courier's own HTML as a mail program shows it, line by line: a few regular expressions, not a parser
+# (a parser cost twice the whole composing of the mail). Block tags break lines, table cells are spaced.
+_UNSHOWN = re.compile(r"<(head|style|script)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_PRE = re.compile(r"(<pre\b.*?</pre\s*>)", re.IGNORECASE | re.DOTALL)  # its line breaks are shown
+_BLOCK = re.compile(
+    r"</?(?:p|div|li|ul|ol|dl|dt|dd|tr|table|h[1-6]|pre|blockquote|hr|br|section|header|footer)\b[^>]*>",
+    re.IGNORECASE,
+)
+_CELL = re.compile(r"<t[dh]\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def html_lines(body: str) -> list[str]:
+    """The lines a mail program shows for an HTML body Courier wrote (paragraphs unwrapped)."""
+    parts = _PRE.split(_UNSHOWN.sub("", body))
+    flowed = "".join(part if i % 2 else " ".join(part.split()) for i, part in enumerate(parts))
+    shown = _TAG.sub("", _CELL.sub(" ", _BLOCK.sub("\n", flowed)))
+    return html.unescape(shown).splitlines()
+
+
 def _digests(lines: Iterable[str]) -> frozenset[bytes]:
-    return frozenset(d for d in map(line_digest, lines) if d is not None)
+    return frozenset(d for d in map(line_digest, set(lines)) if d is not None)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 from courier.journal.interface import SENT_LINES_KEPT
 from courier.journal.sqlite import SqliteJournal
 from courier.mail.compose import Composed, MailContext, ReceiptContext, compose
-from courier.mail.quoted import SentLines, line_digest, normal_line, without_quoted
+from courier.mail.quoted import SentLines, html_lines, line_digest, normal_line, without_quoted
 from courier.mail.render import make_environment, templates_root
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -127,3 +127,13 @@ def test_the_journal_keeps_the_last_mails_per_address_and_game(tmp_path: Path) -
         assert journal.sent_lines("barney@x", "truce-1", []) == []
     finally:
         journal.close()
+
+
+def test_html_is_read_in_the_lines_a_mail_program_shows() -> None:
+    body = (
+        "<html><head><title>Truce</title></head><body>\n<p>Hello\n  Agatha,</p>\n"
+        "<p><strong>Deadline:</strong> soon &amp; sure</p>\n<pre># x\naction:</pre>\n"
+        "<table><tr>\n<td>Agatha</td>\n<td>3</td></tr></table></body></html>"
+    )
+    shown = [" ".join(line.split()) for line in html_lines(body) if line.strip()]
+    assert shown == ["Hello Agatha,", "Deadline: soon & sure", "# x", "action:", "Agatha 3"]
