@@ -365,12 +365,15 @@ def _sent_lines(
     env: jinja2.Environment, ctx: AnyContext, bodies: tuple[str, str], pictures: Sequence[dict[str, str]]
 ) -> SentLines:
     """The lines of both bodies by kind. The form is what the text gains from the order template
-    (its heading too, whatever an organiser's template calls it) and an answer's block (the order
-    syntax); the echoes are the orders the mail repeats."""
+    (its heading too, whatever an organiser's template calls it), with the words a player may
+    rightly write again (an answer's order syntax, relayed press); the echoes are the orders the
+    mail repeats."""
     text, html = bodies
     form = ctx.mail.order_template
     if isinstance(ctx, AnswerContext):
         form += "\n" + ctx.block  # an order syntax (`help`), copied like the form
+    elif isinstance(ctx, PressContext):
+        form += "\n" + ctx.text  # another player's words, which this one may write too
     if ctx.mail.order_template:
         without = dataclasses.replace(ctx, mail=dataclasses.replace(ctx.mail, order_template=""))
         bare = set(render_bodies(env, without, pictures, text_only=True)[0].splitlines())

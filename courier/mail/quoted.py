@@ -6,7 +6,8 @@ read as new orders. So every mail Courier sends is kept as short digests of its 
 (``SentLines``, in the journal beside the outbox), in three kinds:
 
 - an order echo: a line that repeats the player's orders (a receipt's, a reminder's);
-- the order form: the copy-me block and its heading, which a player may rightly copy and fill in;
+- the order form: the copy-me block and its heading, which a player may rightly copy and fill in
+  (and other words a player may write again: an answer's order syntax, relayed press);
 - the rest: the greeting, headings, results, the deadline line, the footer.
 
 A line of the rest is evidence that an unmarked quote starts (no player writes "Hello Agatha,"), so
