@@ -192,3 +192,15 @@ def test_an_html_reply_that_pastes_the_receipt_as_shown_is_not_read(table: Table
     text = text_of(_last(table, "Agatha", "receipt"))
     assert _section(text, "Understood from this mail") == ["attack Barney"]
     assert _section(text, "Your orders that now stand") == ["attack Barney"]
+
+
+def test_words_of_relayed_press_written_again_are_the_players_own(table: Table) -> None:
+    """Press is another player's words: the recipient may write the same lines, and they stay."""
+    table.order("Agatha", "press to Celeste: Hi all,\nsupport Agatha")
+    table.tick(at(0, 9))
+    assert "support Agatha" in text_of(_last(table, "Celeste", "press"))
+    table.order("Celeste", "Hi all,\nsupport Agatha")  # a new mail: checked against the press
+    table.tick(at(0, 10))
+    assert _section(text_of(_last(table, "Celeste", "receipt")), "Your orders that now stand") == [
+        "support Agatha"
+    ]
