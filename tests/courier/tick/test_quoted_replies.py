@@ -204,3 +204,21 @@ def test_words_of_relayed_press_written_again_are_the_players_own(table: Table) 
     assert _section(text_of(_last(table, "Celeste", "receipt")), "Your orders that now stand") == [
         "support Agatha"
     ]
+
+
+def test_the_answered_mail_is_found_by_references_alone(table: Table) -> None:
+    table.order("Agatha", "loot")
+    table.tick(at(0, 9))
+    receipt = _last(table, "Agatha", "receipt")
+    table.order("Agatha", "defend")  # a later receipt: the latest mail is no longer the one answered
+    table.tick(at(0, 10))
+    welcome = _last(table, "Agatha", "welcome")
+    table.order(
+        "Agatha",
+        f"attack Barney\n\n{text_of(receipt)}",
+        headers={"References": f"{welcome['Message-ID']} {receipt['Message-ID']}"},
+    )
+    table.tick(at(0, 11))
+    text = text_of(_last(table, "Agatha", "receipt"))
+    assert _section(text, "Your orders that now stand") == ["attack Barney"]
+    assert "Not understood" not in text
