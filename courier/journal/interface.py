@@ -175,7 +175,7 @@ class Transaction(Protocol):
     def keep_lines(
         self, *, message_id: str, recipient: str, game: str | None, prints: bytes, created_at: datetime
     ) -> None:
-        """Keep the digests of a sent mail's lines (``courier.mail.quoted``), the last
+        """Keep the digests of a sent mail's lines (``courier.mail.own_lines``), the last
         ``SENT_LINES_KEPT`` per address and game."""
         ...
 

@@ -73,7 +73,7 @@ def _7_pictures(db: sqlite3.Connection) -> None:
 
 
 def _8_sent_lines(db: sqlite3.Connection) -> None:
-    """The digests of each sent mail's lines (courier/mail/quoted.py), the last few per address and
+    """The digests of each sent mail's lines (courier/mail/own_lines.py), the last few per address and
     game: a reply that quotes one without marks is still read right after its bytes are dropped."""
     db.execute(
         "CREATE TABLE IF NOT EXISTS sent_lines (\n"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import jinja2
 
 from courier.journal.interface import picture_line
-from courier.mail.quoted import SentLines, html_lines
+from courier.mail.own_lines import SentLines, html_lines
 from courier.mail.render import render_template
 
 if TYPE_CHECKING:
@@ -355,7 +355,7 @@ COMPOSING = email.policy.default.clone(header_factory=_KnownHeaders())
 
 
 class Composed(EmailMessage):
-    """A mail ``compose`` made, carrying the digests of its lines (``courier.mail.quoted``) that the
+    """A mail ``compose`` made, carrying the digests of its lines (``courier.mail.own_lines``) that the
     outbox keeps beside it, so a reply that quotes it unmarked is still read right."""
 
     sent_lines: SentLines = SentLines()

@@ -367,4 +367,4 @@ class Letter:
     silent: str | None  # why this input is dropped without any reply (auto-reply, our own mail)
     forwarded: bool = False  # forwarded text was left out of ``text``
     in_reply_to: str = ""  # a reply to relayed press goes back to its author
-    references: tuple[str, ...] = ()  # the mails it answers, with ``in_reply_to`` (courier.mail.quoted)
+    references: tuple[str, ...] = ()  # the mails it answers, with ``in_reply_to`` (courier.mail.own_lines)

@@ -26,9 +26,9 @@ from courier.journal.interface import Input, Journal
 from courier.journal.meta import LATE
 from courier.mail.compose import is_our_message_id
 from courier.mail.incoming import REPLY_WORD, Letter, UnreadableMail, game_tag, plus_tag, read_mail
+from courier.mail.own_lines import SentLines, without_quoted
 from courier.mail.quote_rules import QuoteRules, RulesError, load_rules, shipped_rules
 from courier.mail.quotes import is_furniture
-from courier.mail.quoted import SentLines, without_quoted
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
 from courier.state.newcomers import participants, players_of
@@ -375,7 +375,7 @@ def _without_our_lines(
     tick: Tick, letter: Letter, loaded: LoadedGame, player: Player, *, text: str, state: Any
 ) -> str:
     """``text`` without the lines it quotes from the mail it answers, found by its In-Reply-To and
-    References, else the latest mail sent to the player in this game (``courier.mail.quoted``)."""
+    References, else the latest mail sent to the player in this game (``courier.mail.own_lines``)."""
     answered = [letter.in_reply_to, *letter.references[-_REFERENCES_READ:]]
     found = tick.journal.sent_lines(player.email, loaded.config.id, [m for m in answered if m])
     if not found:

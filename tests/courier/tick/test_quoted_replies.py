@@ -1,6 +1,6 @@
 """A quoted line never becomes an order, even when the cut fails (issue 26): a reply whose mail program
 pasted Courier's receipt or report below the new text, with no `>` and no attribution line Courier
-could recognise, is read as the new text alone (courier/mail/quoted.py)."""
+could recognise, is read as the new text alone (courier/mail/own_lines.py)."""
 
 from __future__ import annotations
 

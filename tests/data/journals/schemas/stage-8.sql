@@ -67,7 +67,7 @@ CREATE TABLE IF NOT EXISTS outbox_pictures (  -- each picture of unsent mail onc
     key TEXT PRIMARY KEY,
     data BLOB NOT NULL
 );
-CREATE TABLE IF NOT EXISTS sent_lines (  -- each sent mail's line digests (courier/mail/quoted.py)
+CREATE TABLE IF NOT EXISTS sent_lines (  -- each sent mail's line digests (courier/mail/own_lines.py)
     id INTEGER PRIMARY KEY,
     message_id TEXT NOT NULL,
     recipient TEXT NOT NULL,             -- the address, lower case

@@ -1,4 +1,4 @@
-"""The digests of Courier's own lines (courier/mail/quoted.py): what counts as the same line, the
+"""The digests of Courier's own lines (courier/mail/own_lines.py): what counts as the same line, the
 kinds a composed mail's lines get, and where a pasted quote starts."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from courier.journal.interface import SENT_LINES_KEPT
 from courier.journal.sqlite import SqliteJournal
 from courier.mail.compose import Composed, MailContext, ReceiptContext, compose
-from courier.mail.quoted import SentLines, html_lines, line_digest, normal_line, without_quoted
+from courier.mail.own_lines import SentLines, html_lines, line_digest, normal_line, without_quoted
 from courier.mail.render import make_environment, templates_root
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
