@@ -13,7 +13,7 @@ from typing import Any
 from courier.backends.base import SheetSnapshot
 from courier.config.deployment import GameSource
 from courier.config.players_tab import check_names, check_row
-from courier.config.schedule import Schedule, ScheduleError
+from courier.config.schedule import Schedule, ScheduleError, parse_duration
 from courier.config.unknown_keys import unknown_config_keys
 from courier.data import shipped_dir
 from courier.errors import ConfigError
@@ -115,6 +115,11 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
         if k not in SHELL_KEYS | COMMAND_KEYS and not k.endswith("_duration")
     }
     commands = {k: str(v).strip() for k, v in config.items() if k in COMMAND_KEYS}
+    if commands.get("away_limit"):  # read at every deadline: a mistake found then would stop the game
+        try:
+            parse_duration(commands["away_limit"])
+        except ScheduleError as e:
+            raise ConfigError(f"{where}: {_cell(snapshot, 'away_limit')} `away_limit`: {e}") from e
     for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
         name = str(options.pop(key))
         data, text = read_data_file(source, snapshot, key, name)

@@ -40,8 +40,9 @@ def publish_game(tick: Tick, loaded: LoadedGame) -> None:
             " the sheet catches up once Courier can write it"
         )
         tick.problem(problem)
-        if STALE.get(tick.journal, game_id) is None:
-            tick.tell_organiser(game_id, loaded.organiser, problem)
+        if STALE.get(tick.journal, game_id) is None:  # told once a time the sheet goes stale
+            since = tick.now.isoformat(timespec="minutes")
+            tick.tell_organiser(game_id, loaded.organiser, f"{problem} (since {since})")
             STALE.set(tick.journal, game_id, str(e))
         return
     if STALE.get(tick.journal, game_id) is not None:

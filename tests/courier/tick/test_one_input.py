@@ -171,6 +171,14 @@ def test_a_workbook_courier_cannot_write_delays_the_sheet_not_the_game(
     code, err = tick(table, at(2, 21), capsys)
     assert code == 0, err
     assert _ledger_phase(table) != "Round 1 of 3", "the sheet catches up"
+    _unwritable_workbook(monkeypatch)
+    path = table.root / "truce-1.xlsx"
+    book = openpyxl.load_workbook(path)
+    book["Ledger"]["B1"] = "scribbled over"  # the organiser's save: the Ledger must be written again
+    book.save(path)
+    assert tick(table, at(2, 22), capsys)[0] == 1
+    stale = [text for text in to_organiser(table) if "could not be written" in text]
+    assert len(stale) == 2, "stale again later: told again"
     count_fault("workbook cannot be written")
 
 
@@ -284,3 +292,15 @@ def test_a_mail_provider_refusing_us_for_hours_delays_mail_and_fails_none(
     assert welcomed == {address(n) for n in ("Agatha", "Barney", "Celeste", "Darcy")}
     assert _outbox_statuses(table).get("failed", 0) == 0
     count_fault(f"mail provider: {condition}")
+
+
+def test_an_away_limit_that_is_no_duration_is_a_config_mistake_told_at_once(
+    make_table: Callable[..., Table], capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = make_table({"away": "extend", "away_limit": "a week"})
+    code, err = tick(table, at(0, 8, 5), capsys)
+    assert code == 1 and "away_limit" in err and "'a week' is not a duration" in err
+    assert any("away_limit" in text for text in to_organiser(table))
+    journal = table.journal()
+    assert journal.game("truce-1") is None, "the game waits for a good config, not for its first deadline"
+    journal.close()
