@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from courier.config.schedule import parse_duration
-from courier.config.schema import AUTH, BACKUPS, TOP
+from courier.config.schema import AUTH, BACKUPS, BUDGETS, TOP, Table
 from courier.config.settings_shape import check_shape
-from courier.config.unknown_keys import unknown_deployment_keys
+from courier.config.unknown_keys import folded, unknown_deployment_keys
 from courier.errors import ConfigError
 
 
@@ -39,6 +39,17 @@ class BackupPolicy:
 
     keep: int = BACKUPS.default("keep")  # at most this many copies
     days: int = BACKUPS.default("days")  # none older than this many days (the newest is always kept)
+
+
+@dataclass(frozen=True)
+class MailBudgets:
+    """``[budgets]``: how much mail one address's input may cause, and one address may receive, in a
+    clock hour and a UTC day (courier/state/budgets.py; the keys and defaults: ``schema.BUDGETS``)."""
+
+    per_sender_hour: int = BUDGETS.default("per_sender_hour")
+    per_sender_day: int = BUDGETS.default("per_sender_day")
+    per_recipient_hour: int = BUDGETS.default("per_recipient_hour")
+    per_recipient_day: int = BUDGETS.default("per_recipient_day")
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,8 @@ class Deployment:
     warnings: tuple[str, ...] = ()
     # How the journal is kept: a kind of courier/journal/opener.py's table.
     journal_kind: str = "sqlite"
+    # What one sender's input may cause, and one address receive (courier/state/budgets.py).
+    budgets: MailBudgets = MailBudgets()
 
     @property
     def backup_dir(self) -> Path:
@@ -127,8 +140,9 @@ def load_deployment(path: Path) -> Deployment:
         backups=_backup_policy(TOP.get(data, "backups"), path),
         stale_after=_stale_after(TOP.get(data, "stale_after"), path),
         quarantine_after=_whole_number(data, "quarantine_after", path),
-        warnings=tuple(f"{path}: {w}" for w in unknown_deployment_keys(data)),
+        warnings=tuple(f"{path}: {w}" for w in folded(unknown_deployment_keys(data))),
         journal_kind=TOP.get(data, "journal"),
+        budgets=MailBudgets(**_whole_numbers(BUDGETS, TOP.get(data, "budgets"), path)),
     )
 
 
@@ -161,11 +175,18 @@ def _stale_after(value: object, path: Path) -> timedelta:
 
 
 def _backup_policy(table: Mapping[str, Any], path: Path) -> BackupPolicy:
-    values = {key: BACKUPS.get(table, key) for key in BACKUPS.settings}
+    return BackupPolicy(**_whole_numbers(BACKUPS, table, path))
+
+
+def _whole_numbers(schema: Table, table: Mapping[str, Any], path: Path) -> dict[str, int]:
+    """Every key of a table whose settings are all whole numbers of at least 1, defaults filled in."""
+    values = {key: schema.get(table, key) for key in schema.settings}
     for key, value in values.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ConfigError(f"{path}: [backups] {key} must be a whole number of at least 1, not {value!r}")
-    return BackupPolicy(**values)
+            raise ConfigError(
+                f"{path}: {schema.title} {key} must be a whole number of at least 1, not {value!r}"
+            )
+    return values
 
 
 def _game_source(table: Mapping[str, Any], path: Path, organiser: str, local: Any) -> GameSource:

@@ -14,7 +14,7 @@ from courier.backends.base import SheetSnapshot
 from courier.config.deployment import GameSource
 from courier.config.players_tab import check_names, check_row
 from courier.config.schedule import Schedule, ScheduleError, parse_duration
-from courier.config.unknown_keys import unknown_config_keys
+from courier.config.unknown_keys import folded, unknown_config_keys
 from courier.data import shipped_dir
 from courier.errors import ConfigError
 from courier.screenful import printable
@@ -131,9 +131,9 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
     roles = {p.name: p.role for p in players if p.role}
     if roles:  # a Diplomacy power, a Monarchs nation: the game decides what a role means
         options["roles"] = roles
-    warnings = unknown_config_keys(snapshot.config, ruleset, SHELL_KEYS | COMMAND_KEYS) + _untypable_secrets(
-        players
-    )
+    warnings = folded(
+        unknown_config_keys(snapshot.config, ruleset, SHELL_KEYS | COMMAND_KEYS)
+    ) + _untypable_secrets(players)
     absent = config.get("absent", "default").strip().lower() or "default"
     if absent not in ("default", "bot"):
         raise ConfigError(

@@ -129,6 +129,13 @@ TOP = _table(
     ),
     Setting("backups", _TABLE, f"copies of the journal; {_WHERE}", default=_NONE, checked=True),
     Setting(
+        "budgets",
+        _TABLE,
+        f"how much mail one sender's input may cause; {_WHERE}",
+        default=_NONE,
+        checked=True,
+    ),
+    Setting(
         "game",
         Shape("a list of [[game]] tables", (list,)),
         f"one per game; {_WHERE}",
@@ -157,6 +164,23 @@ BACKUPS = _table(
     Setting("keep", WHOLE, "at most this many copies of the journal in state_dir/backups", default=50),
     Setting("days", WHOLE, "none older than this many days (the newest is always kept)", default=30),
 )
+BUDGETS = _table(
+    "budgets",
+    Setting(
+        "per_sender_hour",
+        WHOLE,
+        "replies, relayed press and answers one address's mail may cause in a clock hour; the rest are held",
+        default=40,
+    ),
+    Setting("per_sender_day", WHOLE, "the same in a day (UTC)", default=200),
+    Setting(
+        "per_recipient_hour",
+        WHOLE,
+        "replies, relayed press and answers one address may receive in a clock hour; the rest are held",
+        default=30,
+    ),
+    Setting("per_recipient_day", WHOLE, "the same in a day (UTC)", default=150),
+)
 GAME = _table(
     "game",
     Setting("id", TEXT, "the game's id: players tag their subjects [id]", required=True, checked=True),
@@ -168,7 +192,14 @@ GAME = _table(
     ),
     many=True,
 )
-TABLES: tuple[Table, ...] = (TOP, *(_backend_table(role) for role in ROLES), AUTH, BACKUPS, GAME)
+TABLES: tuple[Table, ...] = (
+    TOP,
+    *(_backend_table(role) for role in ROLES),
+    AUTH,
+    BACKUPS,
+    BUDGETS,
+    GAME,
+)
 
 
 def table(name: str) -> Table:

@@ -38,6 +38,21 @@ def unknown_config_keys(
     return [f"Config `{k}`{_did_you_mean(k, known)}" for k in config if not _known_config_key(k, known)]
 
 
+SHOWN_KEYS = 50  # unknown keys listed in the one folded warning
+
+
+def folded(lines: list[str]) -> list[str]:
+    """Many unknown keys make one warning (one mail to the organiser), not one each: a sheet pasted
+    with 5,000 stray keys must not send 5,000 mails. The first ``SHOWN_KEYS`` are listed."""
+    if len(lines) < 2:
+        return lines
+    more = len(lines) - SHOWN_KEYS
+    listed = "; ".join(lines[:SHOWN_KEYS]) + (
+        f"; …and {more} more keys that are not settings" if more > 0 else ""
+    )
+    return [f"{len(lines)} keys are not settings: {listed}"]
+
+
 def _known_config_key(key: str, known: Collection[str]) -> bool:
     """``retreat_duration`` is a phase's clock; ``deck_file`` names the data file of option ``deck``."""
     return (

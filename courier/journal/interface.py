@@ -168,8 +168,10 @@ class Transaction(Protocol):
         raw: bytes,
         created_at: datetime,
         pictures: Mapping[str, bytes] | None = None,
+        held: bool = False,
     ) -> bool:
-        """Queue one mail unless a mail with this key was ever queued. True if queued now."""
+        """Queue one mail unless a mail with this key was ever queued. True if queued now. A
+        ``held`` mail is kept, never sent (a mail budget stopped it: courier/state/budgets.py)."""
         ...
 
     def keep_lines(

@@ -83,6 +83,17 @@ class HistoryRows(TypedDict, total=False):
     rollbacks: int
 
 
+class BudgetSpent(TypedDict):
+    """Mail one address caused (or received) in the current clock hour and UTC day, and how much of
+    it a budget held (courier/state/budgets.py). A new hour or day starts its count afresh."""
+
+    hour: str
+    sent_hour: int
+    day: str
+    sent_day: int
+    held: int
+
+
 def _text(value: str) -> str:
     return value
 
@@ -114,6 +125,9 @@ STALE: MetaKind[str] = MetaKind(
 PRESS: MetaKind[PressRecord] = MetaKind("press/", "Message-ID → relayed press", _json, json.loads)
 LATE: MetaKind[str] = MetaKind("late/", "input id → the phase it came too late for", _text, _text)
 WARNED: MetaKind[str] = MetaKind("warned/", "digest → a warning told once", _text, _text)
+BUDGET: MetaKind[BudgetSpent] = MetaKind(
+    "budget/", "sender/<address> or recipient/<address> → mail counted this hour and day", _json, json.loads
+)
 LAST_TICK: MetaKind[datetime] = MetaKind(
     "tick/last", "the last tick's clock reading", datetime.isoformat, datetime.fromisoformat
 )

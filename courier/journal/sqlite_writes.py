@@ -201,13 +201,15 @@ class SqliteTransaction:
         raw: bytes,
         created_at: datetime,
         pictures: Mapping[str, bytes] | None = None,
+        held: bool = False,
     ) -> bool:
         """Queue one mail unless a mail with this key was ever queued. True if queued now. ``raw``
-        may stand for its ``pictures`` by key, as ``compose.journal_bytes`` writes it."""
+        may stand for its ``pictures`` by key, as ``compose.journal_bytes`` writes it. A ``held``
+        mail is kept with status 'held' and never sent."""
         cursor = self.db.execute(
-            "INSERT OR IGNORE INTO outbox (key, message_id, game, kind, recipient, raw, created_at)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (key, message_id, game, kind, recipient, raw, ts(created_at)),
+            "INSERT OR IGNORE INTO outbox (key, message_id, game, kind, recipient, raw, created_at, status)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (key, message_id, game, kind, recipient, raw, ts(created_at), "held" if held else "queued"),
         )
         if cursor.rowcount == 1 and pictures:
             self.db.executemany(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -16,10 +18,11 @@ from courier.config.game import GameConfig, is_bot_address
 from courier.errors import ConfigError, JournalError
 from courier.journal.backups import BackupFailed, backup_journal
 from courier.journal.interface import GameRow, Journal, Transaction
-from courier.journal.meta import WARNED
+from courier.journal.meta import WARNED, BudgetSpent
 from courier.mail.compose import Composed, journal_bytes
 from courier.mail.mailer import Mailer
 from courier.mail.render import RenderError
+from courier.state import budgets
 from engine import find_ruleset
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,8 @@ class Tick:
     reread_since: datetime | None = None  # journal again the inbox's mail since then (courier tick)
     views: dict[str, GameView] = field(default_factory=dict)  # decoded games; see ``view``
     settled: dict[str, Any] = field(default_factory=dict)  # rounds resolved ahead (rounds.settle)
+    cause: str | None = None  # whose mail is being read: what it causes counts to their budget
+    basis: dict[str, BudgetSpent] = field(default_factory=dict)  # the sender's count before it
 
     def view(self, game_id: str) -> GameView | None:
         """The game's journal row and its decoded state, read once per tick and kept up to date by
@@ -104,10 +109,45 @@ class Tick:
             raise
         self.backed_up = True
 
+    @contextmanager
+    def caused_by(self, sender: str) -> Iterator[None]:
+        """While one input is read: the mail it causes counts to its sender's budget."""
+        self.cause = sender
+        try:
+            yield
+        finally:
+            self.cause = None
+            self.basis.clear()
+
     def queue(self, db: Transaction, *, key: str, message: EmailMessage, game: str | None, kind: str) -> bool:
-        """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none."""
-        if is_bot_address(str(message["To"])):
+        """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none.
+        Mail an input causes beyond a budget is held, not sent (courier/state/budgets.py)."""
+        to = str(message["To"])
+        if is_bot_address(to):
             return False
+        if self.cause is None or kind not in budgets.BUDGETED:
+            return self._put(db, key=key, message=message, game=game, kind=kind)
+        counted = budgets.accounts(self.deployment.budgets, sender=self.cause, recipient=to)
+        bill = budgets.charge(self.journal, counted, now=self.now, basis=self.basis)
+        sender = counted[0]  # budgets.accounts puts the sender first
+        self.basis.setdefault(sender.name, bill.spent[sender])
+        queued = self._put(db, key=key, message=message, game=game, kind=kind, held=bool(bill.tripped))
+        if queued:
+            bill.commit(db)
+            for trip in (t for t in bill.tripped if t.first):
+                self._tell_tripped(db, trip, game=game)
+        return queued
+
+    def _put(
+        self,
+        db: Transaction,
+        *,
+        key: str,
+        message: EmailMessage,
+        game: str | None,
+        kind: str,
+        held: bool = False,
+    ) -> bool:
         raw, pictures = journal_bytes(message)
         queued = db.queue(
             key=key,
@@ -118,8 +158,10 @@ class Tick:
             raw=raw,
             pictures=pictures,
             created_at=self.now,
+            held=held,
         )
-        if queued and isinstance(message, Composed):  # its lines, for a reply that quotes it unmarked
+        if queued and not held and isinstance(message, Composed):  # its lines, for a reply that
+            # quotes it unmarked (held mail is never read)
             db.keep_lines(
                 message_id=str(message["Message-ID"]),
                 recipient=str(message["To"]),
@@ -128,6 +170,25 @@ class Tick:
                 created_at=self.now,
             )
         return queued
+
+    def _tell_tripped(self, db: Transaction, trip: budgets.Tripped, *, game: str | None) -> None:
+        """The first mail a budget holds in its period: the address it stopped and the organiser hear
+        of it, once each (the outbox keys name the address and the period)."""
+        address, lines = trip.account.address, [budgets.told_player(trip)]
+        key = f"budget/{address.lower()}/{trip.stamp}"
+        told = self.mailer.answer(None, to=address, name="", topic="Mail held", lines=lines, key=key)
+        self._put(db, key=key, message=told, game=game, kind="budget")
+        problem = budgets.told_organiser(trip)
+        log.warning("%s", problem)
+        organiser = self.games[game].organiser if game in self.games else self.deployment.organiser
+        key = f"organiser/budget/{trip.account.name}/{trip.stamp}"
+        self._put(
+            db,
+            key=key,
+            message=self.mailer.organiser(game, organiser, problem, key=key),
+            game=game,
+            kind="organiser",
+        )
 
     def problem(self, text: str) -> None:
         log.error("%s", text)

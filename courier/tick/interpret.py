@@ -67,7 +67,8 @@ def interpret_inputs(tick: Tick) -> None:
             _settle(tick.journal, item, status="ignored", note=letter.silent)
         else:
             read = partial(_interpret, tick, item, letter)
-            _guarded(tick, item, f"message {item.id} from {letter.sender}", _games_of(tick, letter), read)
+            with tick.caused_by(letter.sender):  # what it causes counts to its sender's budget
+                _guarded(tick, item, f"message {item.id} from {letter.sender}", _games_of(tick, letter), read)
         _file_away(tick, item)
 
 
