@@ -147,6 +147,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     PRESS,
     LATE,
     WARNED,
+    BUDGET,
     LAST_TICK,
     MAIL_SECRET,
     OUTBOX_COMPACT,

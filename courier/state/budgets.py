@@ -126,7 +126,7 @@ def told_player(trip: Tripped) -> str:
     return (
         f"More than {trip.limit} replies {whose} this {trip.period}: so that nobody's mail can flood "
         f"anyone, Courier holds the rest until {trip.until:%Y-%m-%d %H:%M} UTC (receipts, answers, "
-        "relayed press). Orders you send still count, and round reports still come. If you did not "
+        "relayed press): they are kept, not sent later. Orders you send still count, and round reports still come. If you did not "
         "send this much mail, someone may be writing in your name: tell the organiser."
     )
 

@@ -55,6 +55,8 @@ def status_table(deployment: Deployment) -> str:
     backlog = "outbox: {} queued, {} sent, {} failed".format(
         counts.get("queued", 0), counts.get("sent", 0), counts.get("failed", 0)
     )
+    if counts.get("held"):  # a mail budget stopped them (courier/state/budgets.py)
+        backlog += f", {counts['held']} held by mail budgets"
     report = f"{table}\n\n{backlog}" if rows else f"no games yet\n\n{backlog}"
     return "\n".join([report, *(f"WARNING: {w}" for w in warnings)])
 

@@ -88,6 +88,12 @@ require = "pass"
 keep = 50
 days = 30
 
+[budgets]
+per_sender_hour = 40
+per_sender_day = 200
+per_recipient_hour = 30
+per_recipient_day = 150
+
 [[game]]
 id = "truce-1"
 workbook = "truce-1.xlsx"
@@ -150,7 +156,7 @@ def maximal(tmp_path: Path) -> Path:
 def test_the_maximal_file_sets_every_key_of_the_schema_and_every_key_is_known(maximal: Path) -> None:
     data = tomllib.loads(MAXIMAL)
     written = {("", k) for k in data} | {
-        (t, k) for t in ("inbox", "outbox", "sheets", "auth", "backups") for k in data[t]
+        (t, k) for t in ("inbox", "outbox", "sheets", "auth", "backups", "budgets") for k in data[t]
     }
     written |= {("game", k) for game in data["game"] for k in game}
     assert written == _schema_keys()

@@ -12,7 +12,8 @@ import pytest
 
 from courier.config.deployment import MailBudgets, load_deployment
 from courier.errors import ConfigError
-from tests.conftest import Table, address, text_of
+from courier.tools.status import status_table
+from tests.conftest import Table, address, count_fault, text_of
 from tests.helpers.clock import at
 
 FIVE = ["Agatha", "Barney", "Celeste", "Darcy", "Eliza"]
@@ -52,6 +53,7 @@ def test_two_hundred_press_to_all_are_bounded_by_the_senders_budget(make_table: 
     assert held_count(t) == 1000 - len(relays) - len(answers)  # the rest journalled, not lost
     told = of_kind(t, "Barney", "held")
     assert len(told) == 1 and "holds the rest until 2026-12-01 10:00 UTC" in text_of(told[0])
+    assert f"{held_count(t)} held by mail budgets" in status_table(t.deployment)
     assert sum("Mail budget reached" in text for text in organiser_mail(t)) == 1
     # Another hour, another budget: the next press goes; round reports go whatever was spent.
     t.order("Barney", "press to all: A new hour.")
@@ -61,6 +63,7 @@ def test_two_hundred_press_to_all_are_bounded_by_the_senders_budget(make_table: 
     t.tick(at(0, 20, 5))
     assert all(of_kind(t, name, "report") for name in FIVE)
     assert len(of_kind(t, "Barney", "held")) == 1  # told once
+    count_fault("budgets")
 
 
 def test_five_hundred_forged_mails_do_not_send_the_victim_five_hundred_errors(
@@ -86,6 +89,7 @@ def test_five_hundred_forged_mails_do_not_send_the_victim_five_hundred_errors(
     assert sum("Mail budget reached" in text for text in organiser_mail(t)) <= 2  # one per budget
     t.tick(at(0, 20, 5))
     assert of_kind(t, "Agatha", "report")  # the game's reports are never held
+    count_fault("budgets")
 
 
 def test_five_thousand_unknown_config_keys_make_one_organiser_mail(make_table: Callable[..., Table]) -> None:
@@ -99,6 +103,7 @@ def test_five_thousand_unknown_config_keys_make_one_organiser_mail(make_table: C
     assert "…and 4950 more" in mails[0]
     t.tick(at(0, 9))
     assert len(organiser_mail(t)) == 1  # told once
+    count_fault("budgets")
 
 
 def test_budgets_are_set_in_courier_toml(make_table: Callable[..., Table]) -> None:
