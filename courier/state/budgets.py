@@ -125,9 +125,10 @@ def told_player(trip: Tripped) -> str:
     whose = "caused by mail from your address" if trip.account.scope == "sender" else "to your address"
     return (
         f"More than {trip.limit} replies {whose} this {trip.period}: so that nobody's mail can flood "
-        f"anyone, Courier holds the rest until {trip.until:%Y-%m-%d %H:%M} UTC (receipts, answers, "
-        "relayed press): they are kept, not sent later. Orders you send still count, and round reports still come. If you did not "
-        "send this much mail, someone may be writing in your name: tell the organiser."
+        f"anyone, Courier sends no more of them until {trip.until:%Y-%m-%d %H:%M} UTC (receipts, "
+        "answers, relayed press); those held are kept, not sent later. Orders you send still count, "
+        "and round reports still come. If you did not send this much mail, someone may be writing in "
+        "your name: tell the organiser."
     )
 
 

@@ -24,7 +24,7 @@ FORGED = {"Authentication-Results": "mx.courier.test; dkim=fail header.d=players
 def of_kind(t: Table, name: str, kind: str) -> list[EmailMessage]:
     """Mail of one kind to a player; kind "held" is the notice that a budget holds their mail."""
     mails = [m for m in t.sent(name) if m["X-Courier-Kind"] == ("answer" if kind == "held" else kind)]
-    return [m for m in mails if ("Courier holds the rest" in text_of(m)) == (kind == "held")]
+    return [m for m in mails if ("Courier sends no more of them" in text_of(m)) == (kind == "held")]
 
 
 def held_count(t: Table) -> int:
@@ -52,7 +52,7 @@ def test_two_hundred_press_to_all_are_bounded_by_the_senders_budget(make_table: 
     assert len(relays) == 4 * len(answers) > 0  # whole presses went, then none
     assert held_count(t) == 1000 - len(relays) - len(answers)  # the rest journalled, not lost
     told = of_kind(t, "Barney", "held")
-    assert len(told) == 1 and "holds the rest until 2026-12-01 10:00 UTC" in text_of(told[0])
+    assert len(told) == 1 and "no more of them until 2026-12-01 10:00 UTC" in text_of(told[0])
     assert f"{held_count(t)} held by mail budgets" in status_table(t.deployment)
     assert sum("Mail budget reached" in text for text in organiser_mail(t)) == 1
     # Another hour, another budget: the next press goes; round reports go whatever was spent.
