@@ -94,6 +94,25 @@ class BudgetSpent(TypedDict):
     held: int
 
 
+class Attempt(TypedDict):
+    """One mail in a player's name that was not used (courier/tick/in_your_name.py)."""
+
+    input_id: int
+    message_id: str
+    subject: str
+    reason: str
+    at: str  # when it arrived, ISO 8601 UTC
+
+
+class Attempts(TypedDict):
+    """The attempts a player has not been told of yet: how many, and the first few."""
+
+    game: str
+    address: str
+    count: int
+    shown: list[Attempt]
+
+
 def _text(value: str) -> str:
     return value
 
@@ -128,6 +147,9 @@ WARNED: MetaKind[str] = MetaKind("warned/", "digest → a warning told once", _t
 BUDGET: MetaKind[BudgetSpent] = MetaKind(
     "budget/", "sender/<address> or recipient/<address> → mail counted this hour and day", _json, json.loads
 )
+IN_YOUR_NAME: MetaKind[Attempts] = MetaKind(
+    "in-your-name/", "game/address → mail in a player's name not used, not told yet", _json, json.loads
+)
 LAST_TICK: MetaKind[datetime] = MetaKind(
     "tick/last", "the last tick's clock reading", datetime.isoformat, datetime.fromisoformat
 )
@@ -148,6 +170,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     LATE,
     WARNED,
     BUDGET,
+    IN_YOUR_NAME,
     LAST_TICK,
     MAIL_SECRET,
     OUTBOX_COMPACT,

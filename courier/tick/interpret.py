@@ -32,6 +32,7 @@ from courier.mail.quotes import is_furniture
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
 from courier.state.newcomers import participants, players_of
+from courier.tick.in_your_name import refuse_in_your_name, tell_in_your_name
 from engine.core import Ruleset, Standing, Submission, writers_of
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ def interpret_inputs(tick: Tick) -> None:
             with tick.caused_by(letter.sender):  # what it causes counts to its sender's budget
                 _guarded(tick, item, f"message {item.id} from {letter.sender}", _games_of(tick, letter), read)
         _file_away(tick, item)
+    tell_in_your_name(tick)  # one mail per player for the tick's mail in their name not used
 
 
 def _guarded(tick: Tick, item: Input, what: str, games: list[str], read: Callable[[], None]) -> None:
@@ -179,12 +181,14 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     loaded = playing[game_id]
     player = loaded.config.player_by_email(letter.sender)
     assert player is not None
-    if letter.refusal:
-        _refuse(tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}.")
+    if letter.refusal:  # maybe not theirs: told in one mail per tick (in_your_name.py)
+        why = f"A message from your address was not used: {letter.refusal}."
+        refuse_in_your_name(tick, item, letter, loaded, why)
         return
     text, secret_ok = check_secret(letter, player.secret)
     if not secret_ok:
-        _refuse(tick, item, letter, loaded, "The message did not carry your secret (a line `secret: …`).")
+        why = "The message did not carry your secret (a line `secret: …`)."
+        refuse_in_your_name(tick, item, letter, loaded, why)
         return
     view = tick.view(game_id)
     if view is None:

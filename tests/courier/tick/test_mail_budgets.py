@@ -66,9 +66,7 @@ def test_two_hundred_press_to_all_are_bounded_by_the_senders_budget(make_table: 
     count_fault("budgets")
 
 
-def test_five_hundred_forged_mails_do_not_send_the_victim_five_hundred_errors(
-    make_table: Callable[..., Table],
-) -> None:
+def test_five_hundred_forged_mails_make_one_mail_listing_them(make_table: Callable[..., Table]) -> None:
     # Today: each forged mail in Agatha's name (DKIM failed) got its own error mail to Agatha.
     t = make_table()
     t.tick(at(0, 8, 5))
@@ -77,19 +75,41 @@ def test_five_hundred_forged_mails_do_not_send_the_victim_five_hundred_errors(
     t.order("Agatha", "attack Celeste")  # her own mail still counts
     assert t.tick(at(0, 9)) == []
     errors = of_kind(t, "Agatha", "error")
-    assert len(errors) <= DEFAULTS.per_recipient_hour
-    told = of_kind(t, "Agatha", "held")
-    assert len(told) == 1 and "someone may be writing in your name" in text_of(told[0])
-    assert held_count(t) == 501 - len(errors)  # 500 errors and her receipt, beyond the budget
+    assert len(errors) == 1
+    text = text_of(errors[0])
+    assert "500 messages from your address were not used" in text and "writing in your name" in text
+    assert "2026-12-01 08:06 UTC “[truce-1] orders”: A message from your address was not used" in text
+    assert "…and 480 more." in text
+    assert len(of_kind(t, "Agatha", "receipt")) == 1
     journal = t.journal()
     try:
         assert "attack Celeste" in str(journal.standing("truce-1", "round-1")["Agatha"][0])
     finally:
         journal.close()
-    assert sum("Mail budget reached" in text for text in organiser_mail(t)) <= 2  # one per budget
     t.tick(at(0, 20, 5))
     assert of_kind(t, "Agatha", "report")  # the game's reports are never held
     count_fault("budgets")
+
+
+def test_forged_mails_tick_after_tick_are_bounded_by_the_recipients_budget(
+    make_table: Callable[..., Table],
+) -> None:
+    """A forger writing a little before every tick: one listing a tick, at most a budget's worth an
+    hour, then one notice; the organiser hears of it once."""
+    t = make_table()
+    t.tick(at(0, 8, 5))
+    for minute in range(1, 41):
+        t.order("Agatha", "attack Barney", headers=FORGED)
+        t.order("Agatha", "attack Darcy", headers=FORGED)
+        t.tick(at(0, 9, minute))
+    assert len(of_kind(t, "Agatha", "error")) == DEFAULTS.per_recipient_hour
+    assert len(of_kind(t, "Agatha", "held")) == 1
+    assert held_count(t) == 40 - DEFAULTS.per_recipient_hour
+    assert sum("Mail budget reached" in text for text in organiser_mail(t)) == 1
+    t.order("Agatha", "attack Barney", headers=FORGED)
+    t.tick(at(0, 10, 1))  # a new hour
+    assert "2 messages" not in text_of(of_kind(t, "Agatha", "error")[-1])
+    assert len(of_kind(t, "Agatha", "error")) == DEFAULTS.per_recipient_hour + 1
 
 
 def test_five_thousand_unknown_config_keys_make_one_organiser_mail(make_table: Callable[..., Table]) -> None:
