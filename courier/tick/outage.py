@@ -79,7 +79,7 @@ def _move_deadline(tick: Tick, loaded: LoadedGame, row: GameRow, *, since: datet
             deadline=deadline,
             finished=False,
         )
-        for player in participants(config, row):  # a row added to Players later is not in the game
+        for player in participants(config, row):  # a kicked seat, a row added later: not in the game
             message = tick.mailer.announcement(
                 config, player, row=moved, text=text, key=f"{key}/{player.name}"
             )

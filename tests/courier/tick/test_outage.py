@@ -94,3 +94,19 @@ def test_a_clock_running_backwards_stops_the_tick(tmp_path: Path, capsys: pytest
     assert main(["tick", "--config", str(t.root / "courier.toml"), "--now", at(0, 8, 5).isoformat()]) == 2
     assert "earlier than the last tick" in capsys.readouterr().err
     assert len(list((t.root / "mail" / "inbox" / "new").iterdir())) == 1, "no mail read"
+
+
+def test_a_kicked_player_gets_no_outage_notice(tmp_path: Path) -> None:
+    """A seat the organiser kicked is out of the game: the outage's notice goes to those still in it."""
+    t = guarded(GAMES["truce"], tmp_path)
+    t.tick(at(0, 8, 5))
+    config = str(t.root / "courier.toml")
+    assert main(["kick", "truce-1", "Darcy", "--config", config, "--now", at(0, 9).isoformat()]) == 0
+    t.tick(at(0, 9, 5))
+    assert t.tick(at(2, 9, 5)) == []  # two days off: the deadline moves, everybody in the game is told
+
+    def told(name: str) -> bool:
+        return any("not running" in text_of(m) for m in t.sent(name))
+
+    assert told("Agatha") and told("organiser@courier.test")
+    assert not told("Darcy"), "Darcy left the game: no notice"
