@@ -191,7 +191,8 @@ class Tick:
         )
 
     def problem(self, text: str) -> None:
-        log.error("%s", text)
+        """A problem of this tick, for whoever runs it to report (the ``courier`` command prints
+        each once on stderr). Not logged too: a problem would print twice."""
         self.problems.append(text)
 
     def warn_once(self, game_id: str | None, organiser: str, warning: str) -> None:

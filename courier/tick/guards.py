@@ -32,7 +32,7 @@ def each_game(tick: Tick, step: Callable[[Tick, LoadedGame], None]) -> None:
         except NOT_A_GAMES_FAULT:
             raise
         except Exception as e:  # a bug in one game's rules must not stop every other game
-            log.exception("game %s: %s failed", game_id, step.__name__)
+            log.debug("game %s: %s failed", game_id, step.__name__, exc_info=True)  # -vv: the traceback
             tick.problem(f"game {game_id}: {step.__name__} failed: {type(e).__name__}: {e}")
             tick.failed_games[game_id] = f"{type(e).__name__}: {e}"
 

@@ -86,7 +86,7 @@ def _guarded(tick: Tick, item: Input, what: str, games: list[str], read: Callabl
     except NOT_A_GAMES_FAULT:
         raise
     except Exception as e:
-        log.exception("%s (input %s)", what, item.id)
+        log.debug("%s (input %s)", what, item.id, exc_info=True)  # -vv: the traceback
         tick.problem(f"{what} waits: {type(e).__name__}: {e}")
         for game_id in games:
             if game_id in tick.games:

@@ -220,3 +220,14 @@ def test_resolve_reads_orders_as_mail_does() -> None:
         "Agatha",
     )
     assert answer["results"]["Agatha"]["action"] == "loot"
+
+
+def test_each_problem_of_a_tick_prints_once(make_table: Callable[..., Table]) -> None:
+    """cron mails the operator what a tick prints: each problem is one line, once (not a log line
+    and then the same again)."""
+    table = make_table({"rounds": "zero"})
+    config = str(table.deployment.path)
+    done = courier("tick", "--config", config, "--now", at(0, 8, 5).isoformat())
+    assert done.returncode == 1
+    assert done.stderr.count("cannot start") == 1, done.stderr
+    assert all(line.startswith("courier: ") for line in done.stderr.splitlines()), done.stderr
