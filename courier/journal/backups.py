@@ -14,6 +14,7 @@ from pathlib import Path
 from courier.config.deployment import BackupPolicy
 from courier.errors import CourierError, JournalError
 from courier.journal.interface import Journal
+from courier.journal.meta import LAST_TICK
 from courier.journal.opener import DEFAULT_KIND, copy_journal_file, open_journal
 from courier.journal.replay import replay_game
 
@@ -88,3 +89,12 @@ def restore_journal(
     copy_journal_file(backup, journal_path, kind=kind)
     journal_path.chmod(0o600)
     return kept
+
+
+def last_tick_of(path: Path, *, kind: str = DEFAULT_KIND) -> datetime | None:
+    """The last tick a journal (or a copy of one) recorded: the mail read after it is not in it."""
+    journal = open_journal(path, kind=kind, create=False)
+    try:
+        return LAST_TICK.get(journal)
+    finally:
+        journal.close()

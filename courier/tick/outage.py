@@ -11,6 +11,7 @@ from datetime import datetime
 from courier.errors import CourierError
 from courier.journal.interface import GameRow
 from courier.journal.meta import LAST_TICK
+from courier.journal.seen import last_seen
 from courier.state.context import LoadedGame, Tick
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
@@ -22,7 +23,10 @@ class ClockError(CourierError):
 
 
 def _last_tick(tick: Tick) -> datetime | None:
-    return LAST_TICK.get(tick.journal)
+    """The deployment's last tick: the journal's, or the later one the file beside it remembers when
+    the journal was put back from a copy (Courier ran meanwhile: that was no outage)."""
+    known = [t for t in (LAST_TICK.get(tick.journal), last_seen(tick.deployment.journal_path)) if t]
+    return max(known, default=None)
 
 
 def check_clock(tick: Tick) -> None:

@@ -37,6 +37,7 @@ from courier.tick.guards import refuse_lost_journal
 from courier.tick.interpret import interpret_inputs
 from courier.tick.outage import check_clock, outage_guard
 from courier.tick.publish import publish_game
+from courier.tick.put_back import refuse_put_back_journal, remember_last_tick
 from courier.tick.remind import send_reminders
 from courier.tick.rounds import predraw_due, resolve_due
 from courier.tick.send import drain_outbox
@@ -106,7 +107,7 @@ def run_tick(
 def _steps(tick: Tick, *, send: bool) -> None:
     _sweep_temporaries(tick.deployment)
     load_games(tick)
-    if refuse_lost_journal(tick):
+    if refuse_lost_journal(tick) or refuse_put_back_journal(tick):
         if send:
             drain_outbox(tick)
         return
@@ -116,6 +117,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     _each_game(tick, start_game)
     _each_game(tick, admit_newcomers)
     outage = outage_guard(tick)  # before reading orders: lateness is judged by the moved deadline
+    remember_last_tick(tick)
     interpret_inputs(tick)
     if not outage:  # after an outage, deadlines move instead of rounds resolving
         predraw_due(tick)

@@ -270,7 +270,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from courier.journal.backups import check_backup, restore_journal
+    from courier.journal.backups import check_backup, last_tick_of, restore_journal
     from courier.tick.runbook import run_lock
 
     deployment = load_deployment(args.config)
@@ -285,7 +285,27 @@ def _restore(args: argparse.Namespace) -> int:
     print(f"restored {deployment.journal_path} from {args.backup}")
     if kept is not None:
         print(f"the journal it replaced is kept as {kept}")
+    _next_after_restore(
+        args, deployment.journal_path, last_tick_of(args.backup, kind=deployment.journal_kind)
+    )
     return 0
+
+
+def _next_after_restore(args: argparse.Namespace, journal_path: Path, last: datetime | None) -> None:
+    """The step after a restore: the mail read since the copy's last tick is marked read in the
+    inbox, and only ``--reread-since`` reads it again (courier/tick/put_back.py)."""
+    from courier.journal.seen import last_seen, reread_since
+
+    if last is None:
+        return  # a copy that never ticked read no mail
+    seen = last_seen(journal_path)
+    until = (
+        " (until then every tick refuses, so that no round resolves without it)"
+        if seen and seen > last
+        else ""
+    )
+    print(f"next, read again the mail sent since the copy's last tick{until}:")
+    print(f"  courier tick --reread-since {reread_since(last)} --config {args.config}")
 
 
 def _resolve(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ printed instead.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,6 +20,7 @@ from courier.backends.factory import open_inbox
 from courier.config.deployment import Deployment
 from courier.journal.interface import Journal
 from courier.journal.opener import copy_journal_file, open_journal
+from courier.journal.seen import seen_path
 from courier.tick.runbook import run_tick
 
 
@@ -63,6 +65,8 @@ def dry_run(
         copy = replace(deployment, state_dir=Path(scratch))
         if deployment.journal_path.exists():
             copy_journal_file(deployment.journal_path, copy.journal_path, kind=copy.journal_kind)
+        if (seen := seen_path(deployment.journal_path)).exists():  # a journal put back: as the tick sees it
+            shutil.copy(seen, seen_path(copy.journal_path))
         journal = open_journal(copy.journal_path, kind=copy.journal_kind)
         if prepare is not None:
             prepare(journal)
