@@ -10,23 +10,54 @@ import secrets
 import stat
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from pathlib import Path
 from typing import BinaryIO
 
-from courier.backends.base import Held, PermanentError
+from courier.backends.base import BackendError, Held, PermanentError
 
-__all__ = ["EmlDirectory", "atomic_writer", "sweep_temporaries"]
+__all__ = [
+    "ChangedMeanwhile",
+    "EmlDirectory",
+    "FileStamp",
+    "atomic_writer",
+    "changed_since",
+    "sweep_temporaries",
+]
 
 _NUMBERED = re.compile(r"^(\d+)-.*\.eml$")
 
 
+@dataclass(frozen=True)
+class FileStamp:
+    """What tells one save of a file from the next: a save by rename makes a new inode, a save in
+    place changes the size or the modification and change times (to the nanosecond)."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+    @staticmethod
+    def of(status: os.stat_result) -> FileStamp:
+        return FileStamp(status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+class ChangedMeanwhile(BackendError):
+    """Someone saved the file after it was read and before the new content replaced it: nothing
+    was written, their save stands, and the caller reads the file again."""
+
+
 @contextlib.contextmanager
-def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+def atomic_writer(path: Path, *, unless_changed_since: FileStamp | None = None) -> Iterator[BinaryIO]:
     """Yield a file to write ``path``'s new content into; on success it replaces ``path`` in one
-    step (temp file in the same folder, fsync, ``os.replace``). On error ``path`` is untouched."""
+    step (temp file in the same folder, fsync, ``os.replace``). On error ``path`` is untouched.
+    With ``unless_changed_since`` (the stamp of the file as read), a file saved by someone else
+    meanwhile is left as they saved it and ``ChangedMeanwhile`` is raised; the check is made just
+    before the replace, so only a save in the instant between them could still be overwritten."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     # O_EXCL with mode 0o666 lets the umask decide, like a plain open() would; an existing file
     # keeps its permissions.
@@ -38,11 +69,26 @@ def atomic_writer(path: Path) -> Iterator[BinaryIO]:
             yield file
             file.flush()
             os.fsync(file.fileno())
+        if unless_changed_since is not None:
+            _still(path, unless_changed_since)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+def _still(path: Path, read: FileStamp) -> None:
+    if changed_since(path, read):
+        raise ChangedMeanwhile(f"{path} was saved by someone else while Courier wrote it")
+
+
+def changed_since(path: Path, read: FileStamp) -> bool:
+    """True when ``path`` is no longer the file as ``read`` (saved again, replaced or removed)."""
+    try:
+        return FileStamp.of(path.stat()) != read
+    except FileNotFoundError:
+        return True
 
 
 _TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")

@@ -5,13 +5,15 @@ languages Google Forms names them in."""
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import openpyxl
@@ -22,7 +24,7 @@ from openpyxl.workbook.workbook import Workbook as Book
 from openpyxl.worksheet.worksheet import Worksheet
 
 from courier.backends.base import SheetSnapshot, WorkbookError
-from courier.backends.files import atomic_writer
+from courier.backends.files import ChangedMeanwhile, FileStamp, atomic_writer, changed_since
 from courier.backends.sheet_tables import (
     CONFIG_HEADERS,
     CONFIG_TAB,
@@ -47,6 +49,12 @@ __all__ = ["XlsxWorkbook", "write_config"]
 
 CellValue = bool | int | float | Decimal | str | datetime | date | time | None
 
+log = logging.getLogger(__name__)
+
+_UNREADABLE = (InvalidFileException, zipfile.BadZipFile, KeyError)  # what openpyxl raises on a bad file
+_Loaded = TypeVar("_Loaded")
+_ATTEMPTS = 3  # reads and writes of a file someone keeps saving, before the next tick tries again
+
 
 class XlsxWorkbook:
     """A ``Workbook`` over a local .xlsx file. ``timezone`` is the zone of naive times in the file
@@ -60,7 +68,7 @@ class XlsxWorkbook:
             raise WorkbookError(f"unknown time zone {timezone!r} for {self.path.name}") from e
 
     def read(self) -> SheetSnapshot:
-        book = self._load(read_only=True, without=HISTORY_TAB)
+        book = self._load()
         try:
             return parse_snapshot(
                 config=_table(self._tab(book, CONFIG_TAB)),
@@ -79,21 +87,45 @@ class XlsxWorkbook:
         history: Sequence[Row],
         players: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
+        self._unless_saved_meanwhile(lambda: self._write_public(ledger, history, players))
+
+    def _write_public(
+        self, ledger: Sequence[Row], history: Sequence[Row], players: Mapping[str, Mapping[str, str]] | None
+    ) -> None:
         if not players and self._replace_cells({LEDGER_TAB: ledger, HISTORY_TAB: history}):
             return
-        book = self._load(read_only=False)
+        book, read = self._load_to_write()
         for title, rows in ((LEDGER_TAB, ledger), (HISTORY_TAB, history)):
             sheet = _find_tab(book, title) or book.create_sheet(title)
             sheet.delete_rows(1, sheet.max_row)
             _fill(sheet, rows, self.zone)
         if players:
             self._set_players(book, players)
-        self._save(book)
+        self._save(book, read)
 
     def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
-        book = self._load(read_only=False)
+        self._unless_saved_meanwhile(lambda: self._update_players(changes))
+
+    def _update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
+        book, read = self._load_to_write()
         if self._set_players(book, changes):
-            self._save(book)
+            self._save(book, read)
+
+    def _unless_saved_meanwhile(self, write: Callable[[], None]) -> None:
+        """Run ``write`` (a read of the file, then its replacement) again when someone saved the file
+        in between (an organiser editing Config while Courier writes the Ledger): their save stands,
+        and Courier's change is made again on top of it. A file that keeps changing is left as they
+        saved it; the next tick writes it."""
+        for _ in range(_ATTEMPTS):
+            try:
+                write()
+                return
+            except ChangedMeanwhile as e:
+                log.info("%s; reading it again", e)
+        raise WorkbookError(
+            f"{self.path} was saved by someone else each of the {_ATTEMPTS} times Courier wrote it;"
+            " their saves stand, and the next tick writes the Ledger"
+        )
 
     def _set_players(self, book: Book, changes: Mapping[str, Mapping[str, str]]) -> bool:
         """Set the Players cells ``changes`` names that differ; False when none does."""
@@ -104,8 +136,11 @@ class XlsxWorkbook:
         return bool(cells)
 
     def init(self, *, game: str) -> None:
+        self._unless_saved_meanwhile(lambda: self._init(game))
+
+    def _init(self, game: str) -> None:
         exists = self.path.exists()
-        book = self._load(read_only=False) if exists else _empty_book()
+        book, read = self._load_to_write() if exists else (_empty_book(), None)
         changed = not exists
         for title, rows in example_tabs(game):
             if title == RESPONSES_TAB and any(is_responses_tab(s.title) for s in book.worksheets):
@@ -119,17 +154,33 @@ class XlsxWorkbook:
             _fit_columns(sheet)
             changed = True
         if changed:
-            self._save(book)
+            self._save(book, read)
 
-    def _load(self, *, read_only: bool, without: str | None = None) -> Book:
+    def _load(self) -> Book:
+        """Every tab but History (a read never needs it), as a person sees it: a formula's last
+        computed value, as Sheets gives it."""
+        return self._opened(lambda: read_without(self.path, HISTORY_TAB))
+
+    def _load_to_write(self) -> tuple[Book, FileStamp]:
+        """The whole workbook, and the stamp of the file it was read from (for ``_save``)."""
+        return self._opened(self._read_whole)
+
+    def _read_whole(self) -> tuple[Book, FileStamp]:
+        with self.path.open("rb") as handle:
+            read = FileStamp.of(os.fstat(handle.fileno()))
+            try:
+                return openpyxl.load_workbook(handle), read
+            except _UNREADABLE as e:
+                if changed_since(self.path, read):  # torn by a save in place while it was read
+                    raise ChangedMeanwhile(f"{self.path} was saved by someone else while read") from e
+                raise
+
+    def _opened(self, load: Callable[[], _Loaded]) -> _Loaded:
         if not self.path.exists():
             raise WorkbookError(f"{self.path} does not exist; run `courier init`")
         try:
-            if without is not None:  # read-only, the tab left out (a read never needs History)
-                return read_without(self.path, without)
-            # data_only: read what a person sees (a formula's last computed value), as Sheets does.
-            return openpyxl.load_workbook(self.path, read_only=read_only, data_only=read_only)
-        except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError) as e:
+            return load()
+        except (*_UNREADABLE, OSError) as e:
             raise WorkbookError(f"cannot open {self.path} as an .xlsx workbook: {e}") from e
 
     def _replace_cells(self, tabs: Mapping[str, Sequence[Row]]) -> bool:
@@ -147,9 +198,10 @@ class XlsxWorkbook:
             raise WorkbookError(f"{self.path.name} has no {title} tab; run `courier init`")
         return sheet
 
-    def _save(self, book: Book) -> None:
+    def _save(self, book: Book, read: FileStamp | None) -> None:
+        """Replace the file with ``book``, unless it changed since it was read (``read``)."""
         try:
-            with atomic_writer(self.path) as file:
+            with atomic_writer(self.path, unless_changed_since=read) as file:
                 book.save(file)
         except OSError as e:
             raise WorkbookError(f"cannot save {self.path}: {e}") from e

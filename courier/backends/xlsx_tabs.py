@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import posixpath
 import re
 import zipfile
@@ -28,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
@@ -38,7 +39,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-from courier.backends.files import atomic_writer
+from courier.backends.files import ChangedMeanwhile, FileStamp, atomic_writer, changed_since
 from courier.backends.sheet_tables import find_title
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -55,8 +56,22 @@ _DIMENSION = re.compile(rb"<dimension\s[^>]*/>")
 
 def replace_cells(path: Path, tabs: Mapping[str, Sequence[Sequence[Any]]]) -> bool:
     """Give each tab (found by title) exactly these rows; True when done, False when the file needs
-    openpyxl (nothing written then)."""
-    with zipfile.ZipFile(path) as old:
+    openpyxl (nothing written then). Raises ``ChangedMeanwhile`` (nothing written) when someone saved
+    the file while this wrote it: every other part is copied from the file as read."""
+    with path.open("rb") as handle:
+        read = FileStamp.of(os.fstat(handle.fileno()))
+        try:
+            return _rewrite(handle, path, tabs, read)
+        except zipfile.BadZipFile as e:  # torn by a save in place while this read it?
+            if changed_since(path, read):
+                raise ChangedMeanwhile(f"{path} was saved by someone else while Courier read it") from e
+            raise
+
+
+def _rewrite(
+    handle: BinaryIO, path: Path, tabs: Mapping[str, Sequence[Sequence[Any]]], read: FileStamp
+) -> bool:
+    with zipfile.ZipFile(handle) as old:
         parts = _tab_parts(old)
         if parts is None:
             return False
@@ -71,7 +86,10 @@ def replace_cells(path: Path, tabs: Mapping[str, Sequence[Sequence[Any]]]) -> bo
             if sheet is None:
                 return False
             replaced[member], written[member] = sheet
-        with atomic_writer(path) as file, zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as new:
+        with (
+            atomic_writer(path, unless_changed_since=read) as file,
+            zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as new,
+        ):
             for info in old.infolist():
                 new.writestr(info, replaced.get(info.filename) or old.read(info))
             new.comment = _Written.comment(written)
