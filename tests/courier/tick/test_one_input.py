@@ -140,7 +140,7 @@ def _unwritable_workbook(monkeypatch: pytest.MonkeyPatch) -> None:
     """The workbook may be read but not written (a folder this user may not write, a file open and
     locked elsewhere): every write of it fails as the operating system says."""
 
-    def refused(path: Path) -> None:
+    def refused(path: Path, **_: object) -> None:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
 
     monkeypatch.setattr("courier.backends.workbook.atomic_writer", refused)
