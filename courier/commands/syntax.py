@@ -32,8 +32,7 @@ class Command:
     duration: timedelta | None = None  # extend 24h
     until: str = ""  # "2026-12-28 20:00", read in the game's zone when applied
     round: str = ""  # rollback to round N (digits) or a phase key
-    text: str = ""  # message all / press
-    confirm: bool = False  # resign confirm
+    text: str = ""  # message all / press; confirm's code
 
 
 Reader = Callable[[str, str], Command]
@@ -50,7 +49,9 @@ def command_word(line: str) -> tuple[str, str]:
 
 def read_bare(verb: str, *allowed: str) -> Reader:
     def read(line: str, rest: str) -> Command:
-        if verb != "help" and rest.lower().rstrip(".!?") not in ("", *allowed):  # "Help! what now?" is help
+        said = rest.lower().rstrip(".!?…")
+        bare = re.sub(r"^the\s+", "", said)  # "pause the game…" is "pause game"
+        if verb != "help" and said not in ("", *allowed) and bare not in allowed:  # "Help!" is help
             raise CommandError(f"“{line}”: `{verb}` takes nothing after it here")
         return Command(verb, line)
 
@@ -113,9 +114,17 @@ def read_message(line: str, rest: str) -> Command:
 
 
 def read_resign(line: str, rest: str) -> Command:
+    # "resign confirm" (the old two-step) reads as `resign`: its answer carries the code to confirm.
     if rest.lower().rstrip(".!") not in ("", "confirm", "confirmed"):
-        raise CommandError(f"“{line}”: write `resign`, then `resign confirm` when asked")
-    return Command("resign", line, confirm=bool(rest))
+        raise CommandError(f"“{line}”: write `resign`, then `confirm CODE` with the code in our answer")
+    return Command("resign", line)
+
+
+def read_confirm(line: str, rest: str) -> Command:
+    match = re.fullmatch(r"([A-Za-z0-9]{4,12})[.!]?", rest.strip())
+    if not match:
+        raise CommandError(f"“{line}”: write `confirm` and the code from our mail, e.g. confirm K7P2QX")
+    return Command("confirm", line, text=match.group(1).upper())
 
 
 def read_away(line: str, rest: str) -> Command:

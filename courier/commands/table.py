@@ -4,18 +4,22 @@ or ``players.py``; from the table come the mail reader (``first_verb``, ``parse_
 ``help`` answers, the verb lists the tick routes mail by, and the CLI's organiser commands
 (``courier.tools.cli`` builds its subcommands and their journalled line from ``CommandSpec.cli``).
 
-A mail is a command mail when its first line starts with a command word; a line that reads as no
-command makes the whole mail a mistake, answered with what was wrong, and nothing changes."""
+A mail is a command mail when its first line starts with a command word (after a greeting or a
+"please"); a line that reads as no command makes the whole mail a mistake, answered with what was
+wrong, and nothing changes. A ``guarded`` command (it changes who holds a seat, or ends the game)
+needs more than a From line when given by mail: ``confirm.py`` says how."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from email.utils import parseaddr
 from typing import Any, Literal
 
-from courier.commands import organiser, players
+from courier.commands import confirm, organiser, players
 from courier.commands.players import Asked
-from courier.commands.step import Step
+from courier.commands.step import Refused, Step
 from courier.commands.syntax import (
     Command,
     CommandError,
@@ -24,6 +28,7 @@ from courier.commands.syntax import (
     read_away,
     read_bare,
     read_bot,
+    read_confirm,
     read_extend,
     read_kick,
     read_message,
@@ -33,6 +38,8 @@ from courier.commands.syntax import (
     read_resume,
     read_rollback,
 )
+from engine.core import fold
+from engine.reading import GREETINGS
 
 Who = Literal["organiser", "player"]
 ORGANISER: Who = "organiser"
@@ -75,9 +82,17 @@ class CommandSpec:
     player: PlayerApply | None = None  # how it applies when a player gives it
     cli: Cli | None = None  # the organiser's only
     rest_of_mail: bool = False  # its text goes on over the following lines (so it comes last)
+    # It changes who holds a seat or ends the game: by mail it waits for a confirmation code mailed
+    # to the registered address (the organiser's skips it with a trusted pass or organiser_secret).
+    guarded: bool = False
 
 
 def _organiser_help(step: Step, command: Command) -> str:
+    return organiser_commands()
+
+
+def organiser_commands() -> str:
+    """The organiser's commands as `help` lists them, in one line."""
     return "the organiser's commands, one a line: " + "; ".join(syntax_lines(ORGANISER)) + "."
 
 
@@ -94,6 +109,17 @@ def _player_help(asked: Asked, command: Command) -> str:
     if not row.finished:
         asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
     return "how to play by mail"
+
+
+def _organiser_confirm(step: Step, command: Command) -> str:
+    address = parseaddr(step.loaded.organiser)[1]
+    text = confirm.take(step, command.text, who=ORGANISER, address=address)
+    return "confirmed. " + " ".join(apply_organiser(step, c) for c in parse_commands(text))
+
+
+def _player_confirm(asked: Asked, command: Command) -> str:
+    text = confirm.take(asked.step, command.text, who=asked.player.name, address=asked.player.email)
+    return "confirmed. " + " ".join(apply_player(asked, c) for c in parse_commands(text))
 
 
 def _until(values: Mapping[str, Any]) -> str:
@@ -170,6 +196,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="replace Darcy with emmett@example.org  (or: … as Emmett)",
         help="hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]",
         organiser=organiser.replace,
+        guarded=True,
         cli=Cli(
             (
                 _PLAYER,
@@ -186,6 +213,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="kick Darcy",
         help="take a player out: the seat plays the game's default for absent players",
         organiser=organiser.kick,
+        guarded=True,
         cli=Cli((_PLAYER,), lambda values: f"kick {values['player']}"),
     ),
     CommandSpec(
@@ -195,6 +223,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="bot Darcy  (the game's bot plays the seat from the next deadline)",
         help="give a player's seat to the game's bot (it plays from the next deadline)",
         organiser=organiser.bot,
+        guarded=True,
         cli=Cli((_PLAYER,), lambda values: f"bot {values['player']}"),
     ),
     CommandSpec(
@@ -204,6 +233,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="end game",
         help="end the game now: a final report to all with the ranking so far",
         organiser=organiser.end,
+        guarded=True,
         cli=Cli((), lambda values: "end game"),
     ),
     CommandSpec(
@@ -239,9 +269,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "resign",
         PLAYER,
         read_resign,
-        syntax="resign  (then: resign confirm)",
+        syntax="resign  (then: confirm CODE, with the code our answer gives)",
         help="leave the game (once confirmed): the seat plays the game's default from then on",
         player=players.resign,
+        guarded=True,
+    ),
+    CommandSpec(
+        "confirm",
+        PLAYER,
+        read_confirm,
+        syntax="confirm K7P2QX  (the code mailed to you when a command needs confirming)",
+        help="do what waits for this code: a command that changes who holds a seat or ends the game",
+        player=_player_confirm,
+        organiser=_organiser_confirm,  # the organiser's guarded commands wait for a code too
     ),
     CommandSpec(
         "away",
@@ -277,27 +317,80 @@ def find_command(verb: str) -> CommandSpec | None:
     return _BY_VERB.get(verb)
 
 
+def guarded(commands: list[Command]) -> list[Command]:
+    """The commands of a mail that need more than its From line."""
+    return [c for c in commands if _BY_VERB[c.verb].guarded]
+
+
+def apply_organiser(step: Step, command: Command) -> str:
+    """One command as the organiser gave it: its answer line (a refusal changes nothing)."""
+    apply = _BY_VERB[command.verb].organiser
+    if apply is None:
+        return _answered(command, Refused(f"`{command.verb}` is a player's command, not the organiser's"))
+    return _answered(command, lambda: apply(step, command))
+
+
+def apply_player(asked: Asked, command: Command) -> str:
+    """One command as a player gave it: its answer line (a refusal changes nothing)."""
+    apply = _BY_VERB[command.verb].player
+    if apply is None:
+        return _answered(command, Refused(f"`{command.verb}` is the organiser's command"))
+    return _answered(command, lambda: apply(asked, command))
+
+
+def _answered(command: Command, apply: Callable[[], str] | Refused) -> str:
+    try:
+        if isinstance(apply, Refused):
+            raise apply
+        return f"{command.line}: {apply()}"
+    except Refused as e:
+        return f"{command.line}: refused, {e}. Nothing changed."
+
+
 ORGANISER_VERBS = verbs(ORGANISER)
 PLAYER_VERBS = verbs(PLAYER)
 
 
+# "Hi Courier, pause…", "Please pause the game", "Could you kick Darcy, please?": the command is
+# read from the words after a greeting (engine.reading's GREETINGS, as players' orders are) and
+# without the politeness around it.
+_GREETING = re.compile(r"^\s*([^\W\d_]+)\b[^,:;.!?\n]*[,:;.!?]+\s*")
+_PLEASE = re.compile(r"^(?:please|pls|kindly|(?:could|can|would|will)\s+you(?:\s+please)?)\b[\s,]*", re.I)
+_THANKS = re.compile(r"[\s,]*\b(?:please|pls|thanks|thank\s+you)\b[\s.!?…]*$", re.I)
+
+
+def plain_line(line: str) -> str:
+    """A line without the greeting before its command and the courtesy around it; "" for a line
+    that is only a greeting or a closing ("Hi Courier,", "Thanks!", "Best wishes")."""
+    line = line.strip()
+    greeting = _GREETING.match(line)
+    if greeting and fold(greeting.group(1)) in GREETINGS:
+        line = line[greeting.end() :]
+    elif line.split() and fold(line.split()[0].strip(",.!")) in GREETINGS:
+        return ""  # a greeting without punctuation ("Thanks", "Hi Courier") holds no command
+    return _THANKS.sub("", _PLEASE.sub("", line)).strip()
+
+
 def first_verb(text: str) -> str | None:
-    """The command word a mail starts with, if it starts with one (any case)."""
+    """The command word a mail starts with, if it starts with one (any case), after a greeting."""
     for line in text.splitlines():
-        if line.strip():
-            word = command_word(line)[0]
+        if plain := plain_line(line):
+            word = command_word(plain)[0]
             return word if word in _BY_VERB else None
     return None
 
 
 def parse_commands(text: str) -> list[Command]:
     """Every command of a mail, in order. Raises CommandError on the first line that is none.
-    ``message all:`` and ``press to …:`` take the rest of the mail as their text."""
+    ``message all:`` and ``press to …:`` take the rest of the mail as their text. A greeting
+    before the commands is skipped; a closing after them ends the mail (a signature follows)."""
     lines = text.splitlines()
     commands: list[Command] = []
     for number, raw in enumerate(lines):
-        line = raw.strip()
+        line = plain_line(raw)
         if not line:
+            if commands and raw.strip():
+                break  # "Thanks, / Jo" after the commands: the rest is a signature
             continue
         command = _parse_line(line)
         if _BY_VERB[command.verb].rest_of_mail:

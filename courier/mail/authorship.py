@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.utils import getaddresses
 
-__all__ = ["Author", "auth_refusal", "author_of", "receiving_results"]
+__all__ = ["Author", "auth_passed", "auth_refusal", "author_of", "receiving_results"]
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,13 @@ def auth_refusal(
         seen = "; ".join(c.text for c in clauses if c.method in ("dkim", "dmarc")) or "no verdict"
         return f"no trusted server confirmed it came from {domain} (DKIM or DMARC pass needed; saw {seen})"
     return None
+
+
+def auth_passed(results: Sequence[str], *, sender: str, trusted: Collection[str]) -> bool:
+    """Whether a trusted server saw an aligned DKIM or DMARC pass: proof beyond the From line. Only
+    with ``trusted`` servers named: unnamed, any header a sender wrote is believed, so none proves."""
+    domain = sender.rpartition("@")[2]
+    return bool(trusted) and any(_passes(c, domain) for c in _believed_clauses(results, trusted))
 
 
 def _believed_clauses(results: Sequence[str], trusted: Collection[str]) -> list[_Clause]:

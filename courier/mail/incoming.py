@@ -20,7 +20,7 @@ from email.utils import getaddresses, parseaddr
 from functools import cache
 
 from courier.data import shipped_dir
-from courier.mail.authorship import auth_refusal, author_of, receiving_results
+from courier.mail.authorship import auth_passed, auth_refusal, author_of, receiving_results
 from courier.mail.html_text import html_to_text
 from courier.mail.quote_rules import QuoteRules, shipped_rules
 from courier.mail.quotes import FORWARD, MAX_ORDER_CHARS, cut_reply
@@ -64,6 +64,7 @@ class IncomingMail:
     refusal: str | None  # why it must not count though its From is registered (forgery, two authors)
     forwarded: bool = False  # it carried forwarded text (inline or attached), which was not read
     references: tuple[str, ...] = ()  # the References header's Message-IDs, oldest first
+    authenticated: bool = False  # a trusted server saw an aligned DKIM or DMARC pass
 
 
 def read_mail(
@@ -95,12 +96,8 @@ def _read(
     headers = [(key, _unescaped(str(value))) for key, value in msg.raw_items()]
     author = author_of([v for k, v in headers if k.lower() == "from"])
     sender = author.address
-    verdict = auth_refusal(
-        receiving_results(headers),
-        sender=sender,
-        trusted=trusted_authserv_ids,
-        require_pass=require_pass,
-    )
+    results = receiving_results(headers)
+    verdict = auth_refusal(results, sender=sender, trusted=trusted_authserv_ids, require_pass=require_pass)
     full_text = printable(_body_text(msg, quotes))
     return IncomingMail(
         sender=sender,
@@ -115,6 +112,7 @@ def _read(
         refusal=author.problem or verdict,
         forwarded=_attached_message(msg) or bool(FORWARD.search(full_text[:MAX_ORDER_CHARS])),
         references=tuple(re.findall(r"<[^<>\s]+>", _header(msg, "References"))),
+        authenticated=verdict is None and auth_passed(results, sender=sender, trusted=trusted_authserv_ids),
     )
 
 
@@ -368,3 +366,4 @@ class Letter:
     forwarded: bool = False  # forwarded text was left out of ``text``
     in_reply_to: str = ""  # a reply to relayed press goes back to its author
     references: tuple[str, ...] = ()  # the mails it answers, with ``in_reply_to`` (courier.mail.own_lines)
+    authenticated: bool = False  # a trusted DKIM/DMARC pass: more than a From line (``IncomingMail``)

@@ -1,7 +1,7 @@
 """What the organiser's and players' commands leave behind for the other steps: a game paused, a
-round to resolve now, players away, resignations asked, and the number of rollbacks (so the re-run
-round's mail gets outbox keys of its own). Kept in the journal's meta table; seats (substitutes,
-kicked players) live in the game's setup, beside the newcomers who joined."""
+round to resolve now, players away, commands waiting for their confirmation code, and the number
+of rollbacks (so the re-run round's mail gets outbox keys of its own). Kept in the journal's meta
+table; seats (substitutes, kicked players) live in the game's setup, beside the newcomers who joined."""
 
 from __future__ import annotations
 

@@ -19,7 +19,13 @@ from typing import Any
 from courier import faults
 from courier.backends.base import BackendError
 from courier.commands.players import press_reply_to
-from courier.commands.run import organiser_of, player_commands, run_cli_input, run_commands
+from courier.commands.run import (
+    organiser_confirms,
+    organiser_of,
+    player_commands,
+    run_cli_input,
+    run_commands,
+)
 from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, first_verb
 from courier.config.game import Player
 from courier.journal.interface import Input, Journal
@@ -157,14 +163,13 @@ def _letter(tick: Tick, item: Input) -> Letter:
         mail.forwarded,
         mail.in_reply_to,
         mail.references,
+        mail.authenticated,
     )
 
 
 def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     organised = organiser_of(tick, letter.sender)
-    verb = first_verb(SECRET_LINE.sub("", letter.text))
-    plays = any(g.config.player_by_email(letter.sender) for g in tick.games.values())
-    if organised and (verb in ORGANISER_VERBS or (verb == "help" and not plays)):
+    if organised and _for_organiser(tick, letter, organised):
         _organiser_mail(tick, item, letter, organised)
         return
     playing = {gid: g for gid, g in tick.games.items() if g.config.player_by_email(letter.sender)}
@@ -230,6 +235,20 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     _accept(tick, item, letter, loaded, player, text)
 
 
+def _for_organiser(tick: Tick, letter: Letter, organised: dict[str, LoadedGame]) -> bool:
+    """Whether a mail from an organiser's address is the organiser's: their commands; and `help`,
+    `confirm` or a mail with no command at all (answered, never dropped) unless they also play."""
+    text = SECRET_LINE.sub("", letter.text)
+    verb = first_verb(text)
+    if verb in ORGANISER_VERBS:
+        return True
+    if verb == "confirm" and organiser_confirms(tick, organised, text):
+        return True
+    return not any(g.config.player_by_email(letter.sender) for g in tick.games.values()) and (
+        verb in (None, "help", "confirm")
+    )
+
+
 def _organiser_mail(tick: Tick, item: Input, letter: Letter, organised: dict[str, LoadedGame]) -> None:
     """Commands from an organiser's address: the same checks as a player's mail, and the game's
     `organiser_secret` when the Config tab sets one."""
@@ -244,11 +263,20 @@ def _organiser_mail(tick: Tick, item: Input, letter: Letter, organised: dict[str
         return _refuse_organiser(
             tick, item, letter, loaded, f"A message from your address was not used: {letter.refusal}."
         )
-    text, secret_ok = check_secret(letter, loaded.config.commands.get("organiser_secret", ""))
+    secret = loaded.config.commands.get("organiser_secret", "")
+    text, secret_ok = check_secret(letter, secret)
     if not secret_ok:
         why = "The message did not carry the organiser's secret (a line `secret: …`)."
         return _refuse_organiser(tick, item, letter, loaded, why)
-    run_commands(tick, input_id=item.id, loaded=loaded, text=text, in_reply_to=letter.message_id or None)
+    proven = letter.authenticated or bool(secret)  # else a seat's or the game's end waits for a code
+    run_commands(
+        tick,
+        input_id=item.id,
+        loaded=loaded,
+        text=text,
+        proven=proven,
+        in_reply_to=letter.message_id or None,
+    )
 
 
 def _refuse_organiser(

@@ -16,6 +16,7 @@ from courier.journal.interface import GameRow
 from courier.journal.replay import replay_game
 from tests.conftest import Table, text_of
 from tests.helpers.clock import at
+from tests.helpers.confirm import code_for
 from tests.helpers.paths import DATA
 
 GAMES: dict[str, Any] = yaml.safe_load((DATA / "commands" / "games.yaml").read_text(encoding="utf-8"))
@@ -36,7 +37,15 @@ class Game:
         self.minutes = 0
 
     def step(self, body: str, sender: str = ORGANISER) -> None:
-        """One mail, then a tick a minute later (the clock never goes back)."""
+        """One mail, then a tick a minute later (the clock never goes back). A command that changes
+        a seat or ends the game is confirmed with the code mailed to the organiser, as they would."""
+        before = code_for(self.t, sender)
+        self.mail(body, sender)
+        code = code_for(self.t, sender)
+        if code and code != before:
+            self.mail(f"confirm {code}", sender)
+
+    def mail(self, body: str, sender: str) -> None:
         self.t.mail(sender, body, subject="[truce-1] commands")
         self.minutes += 1
         self.t.tick(at(0, 8, 5) + timedelta(minutes=self.minutes))

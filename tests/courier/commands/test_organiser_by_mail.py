@@ -16,12 +16,16 @@ from courier.journal.sqlite import SqliteJournal
 from courier.tools.cli import main
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
 from tests.helpers.clock import at
+from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
 
 ORGANISER = "organiser@courier.test"
 
 
 def command(t: Table, body: str, *, subject: str = "[truce-1] commands") -> None:
-    t.mail(ORGANISER, body, subject=subject)
+    """The organiser's mail, with a pass from the trusted mail server: a seat's change or the game's
+    end applies at once (tests/courier/commands/test_who_may_act.py has the other roads)."""
+    trust_the_mail_server(t)
+    t.mail(ORGANISER, body, subject=subject, headers=TRUSTED_PASS)
 
 
 def answer(t: Table) -> str:

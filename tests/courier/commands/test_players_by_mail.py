@@ -12,6 +12,7 @@ from openpyxl import load_workbook
 from courier.journal.replay import replay_game
 from tests.conftest import PLAYERS, Table, address, text_of
 from tests.helpers.clock import at
+from tests.helpers.confirm import code_for
 
 
 def last(t: Table, name: str, kind: str) -> str:
@@ -63,11 +64,14 @@ def test_help_gives_the_syntax_from_the_players_own_position(table: Table) -> No
 
 
 def test_resign_asks_for_confirmation_then_the_seat_plays_the_default(table: Table) -> None:
+    # Issue 27 changed the confirmation: `resign confirm` (which a forged From could send too) became
+    # a code mailed to the registered address only, sent back as `confirm CODE`.
     table.order("Darcy", "resign")
     table.tick(at(0, 9))
-    assert "Reply `resign confirm`" in last(table, "Darcy", "answer")
+    code = code_for(table, address("Darcy"))
+    assert code and f"reply to this mail with the line `confirm {code}`" in last(table, "Darcy", "answer")
     assert "notice" not in kinds(table, "Agatha")  # nothing changed yet
-    table.order("Darcy", "resign confirm")
+    table.order("Darcy", f"confirm {code}")
     table.tick(at(0, 10))
     assert "You have left the game" in last(table, "Darcy", "answer")
     assert "Darcy has left the game (resigned)" in last(table, "Agatha", "notice")
@@ -81,10 +85,14 @@ def test_resign_asks_for_confirmation_then_the_seat_plays_the_default(table: Tab
     assert problems == []
 
 
-def test_resign_confirm_without_resign_first_is_refused(table: Table) -> None:
-    table.order("Darcy", "resign confirm")
+def test_a_confirmation_without_its_code_is_refused(table: Table) -> None:
+    table.order("Darcy", "resign confirm")  # the old second step now asks for the code, like `resign`
     table.tick(at(0, 9))
-    assert "refused, write `resign` first" in last(table, "Darcy", "answer")
+    assert "Nothing was done yet" in last(table, "Darcy", "answer")
+    table.order("Darcy", "confirm ABCDEF")
+    table.tick(at(0, 10))
+    assert "confirm ABCDEF: refused, no command waits for the code 'ABCDEF'" in last(table, "Darcy", "answer")
+    assert "notice" not in kinds(table, "Agatha")
 
 
 def test_away_tells_everybody_only_that_a_player_is_away(table: Table) -> None:
@@ -198,7 +206,8 @@ def test_press_never_reaches_the_sheet(table: Table) -> None:
 
 
 def test_a_command_with_a_mistake_is_answered_and_changes_nothing(table: Table) -> None:
-    table.order("Agatha", "status please")
+    # "status please" reads as `status` since issue 27 (courtesy around a command is skipped).
+    table.order("Agatha", "status of Barney")
     table.tick(at(0, 9))
     assert "`status` takes nothing after it here" in last(table, "Agatha", "answer")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tests.conftest import BASE_CONFIG, PLAYERS, Table, address, text_of
 from tests.helpers.clock import at
+from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
 from tests.helpers.privacy import Seen, what_everyone_sees
 
 
@@ -51,7 +52,9 @@ def test_attributed_press_never_shows_the_authors_address(tmp_path: Path) -> Non
 def test_a_replaced_player_gets_no_more_of_the_seats_mail(make_table: Callable[..., Table]) -> None:
     t = make_table()
     t.tick(at(0, 8, 5))
-    t.mail("organiser@courier.test", "replace Darcy with emmett@players.test", subject="[truce-1] c")
+    trust_the_mail_server(t)
+    command = "replace Darcy with emmett@players.test"
+    t.mail("organiser@courier.test", command, subject="[truce-1] c", headers=TRUSTED_PASS)
     t.tick(at(0, 9))
     before = t.sent("Darcy")
     assert "handed to a substitute" in text_of(before[-1])
