@@ -135,6 +135,7 @@ def replace(step: Step, command: Command) -> str:
     taken = config.player_by_email(command.email)
     if taken is not None:
         raise Refused(f"{command.email} already plays {taken.name}")
+    _name_is_free(step, seat, command.new_name)
     old = next(p for p in config.players if p.name == seat)
     seats = {**step.row.setup.get("seats", {}), seat: {"email": command.email, "name": command.new_name}}
     back = sorted(kicked(step.row) - {seat})  # a seat left empty is filled again
@@ -149,6 +150,18 @@ def replace(step: Step, command: Command) -> str:
     step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
     step.history(f"Substitute: {label} takes over {seat}'s seat")
     return f"done. {label} plays {seat} from now on; the old address no longer counts."
+
+
+def _name_is_free(step: Step, seat: str, name: str) -> None:
+    """A substitute's own name must not be another seat's name, nickname or substitute's name: two
+    seats answering to one name would make the Players tab Courier writes read as a mistake."""
+    wanted = name.strip().casefold()
+    for player in (*step.loaded.config.players, *participants(step.loaded.config, step.row)):
+        names = {player.name, *player.nicknames, seat_label(step.row, player.name)}
+        if player.name != seat and wanted in {n.casefold() for n in names}:
+            raise Refused(
+                f"{name} is the name of another seat ({player.name}); give the substitute another name"
+            )
 
 
 def _farewell(step: Step, config: GameConfig, old: Player, topic: str, text: str) -> None:

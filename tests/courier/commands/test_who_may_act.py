@@ -148,3 +148,19 @@ def test_an_organisers_mail_with_no_command_is_answered_not_dropped(table: Table
     table.tick(at(0, 9))
     told = answer(table)
     assert "Nothing was done: “how is the game going?” is no command; the commands are pause" in told
+
+
+@pytest.mark.parametrize("by", ["mail", "cli"])
+def test_a_substitute_may_not_take_another_players_name(table: Table, by: str) -> None:
+    line = "replace Darcy with emmett@players.test as agatha"
+    if by == "cli":
+        argv = ["replace", "--config", str(table.deployment.path), "truce-1", "Darcy"]
+        assert main([*argv, "emmett@players.test", "--as", "agatha"]) == 0
+    else:
+        trust_the_mail_server(table)
+        table.mail(ORGANISER, line, subject="[truce-1] x", headers=TRUSTED_PASS)
+    table.tick(at(0, 9))
+    assert f"{line}: refused, agatha is the name of another seat (Agatha)" in answer(table)
+    assert table.sent("emmett@players.test") == []
+    table.tick(at(0, 10))  # the Players tab Courier keeps stays sound: no config error follows
+    assert [str(m["Subject"]) for m in table.sent(ORGANISER) if "answer" != m["X-Courier-Kind"]] == []
