@@ -157,11 +157,11 @@ def press(asked: Asked, command: Command) -> str:
     mode = press_mode(asked.config)
     if mode == "none":
         raise Refused("this game allows no press")
-    others = [
-        p for p in participants(asked.config, step.row) if p.name != author and p.name not in kicked(step.row)
-    ]
+    present = [p for p in participants(asked.config, step.row) if p.name not in kicked(step.row)]
+    others = [p for p in present if p.name != author]
     if [n.casefold() for n in command.names] == ["all"]:
-        to = others
+        # Anonymous press to all goes to its author too: a list without them would name them.
+        to = present if mode == "anonymous" else others
     else:
         seats = {step.seat(n) for n in command.names}
         if author in seats:
@@ -172,15 +172,22 @@ def press(asked: Asked, command: Command) -> str:
     labels = [seat_label(step.row, p.name) for p in to]
     shown = "" if mode == "anonymous" else seat_label(step.row, author)
     for player in to:
-        _relay(asked, player, author=author, shown=shown, addressees=labels, text=command.text)
-    return f"sent to {', '.join(labels)}" + (" (anonymously)." if mode == "anonymous" else ".")
+        _relay(asked, player, author=asked.player, shown=shown, addressees=labels, text=command.text)
+    if mode == "anonymous":
+        copy = (
+            " (anonymously; you get a copy too, as every player does)"
+            if asked.player in to
+            else " (anonymously)"
+        )
+        return f"sent to {', '.join(labels)}{copy}."
+    return f"sent to {', '.join(labels)}."
 
 
 def _relay(
     asked: Asked,
     player: Player,
     *,
-    author: str,
+    author: Player,
     shown: str,
     addressees: list[str],
     text: str,
@@ -192,7 +199,8 @@ def _relay(
         asked.config, player, author=shown, addressees=addressees, text=text, key=key, reply=reply
     )
     step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="press")
-    PRESS.put(step.db, str(message["Message-ID"]), PressRecord(game=step.row.id, author=author))
+    record = PressRecord(game=step.row.id, author=author.name, address=author.email)
+    PRESS.put(step.db, str(message["Message-ID"]), record)
 
 
 def relay_reply(asked: Asked, replying: PressRecord, text: str) -> None:
@@ -202,8 +210,16 @@ def relay_reply(asked: Asked, replying: PressRecord, text: str) -> None:
     if press_mode(asked.config) == "none":
         asked.answers.append("Your reply was not relayed: this game allows no press.")
         return
-    if target is None or author in kicked(step.row):
-        asked.answers.append("Your reply could not be relayed: its addressee is no longer in the game.")
+    if target is None or author in kicked(step.row) or target.email != replying.get("address", target.email):
+        # The seat changed hands or left: a private answer must not reach whoever holds it now, and
+        # the answer names nobody (the press may have been anonymous).
+        asked.answers.append(
+            "Your reply was not relayed: the press you answered can no longer be answered (a reply"
+            " reaches only the player who wrote it, while they hold the seat they wrote from)."
+        )
+        return
+    if author == asked.player.name:
+        asked.answers.append("Your reply was not relayed: that press was your own.")
         return
     if not text.strip():
         asked.answers.append("Your reply was empty; nothing was relayed.")
@@ -212,7 +228,7 @@ def relay_reply(asked: Asked, replying: PressRecord, text: str) -> None:
     _relay(
         asked,
         target,
-        author=asked.player.name,
+        author=asked.player,
         shown=shown,
         addressees=[author],
         text=text.strip(),

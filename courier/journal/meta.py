@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar
 
 from courier.journal.interface import Journal, Transaction
 
@@ -69,10 +69,12 @@ class GoodConfig(TypedDict):
 
 
 class PressRecord(TypedDict):
-    """Relayed press, by the Message-ID it went out with: a reply to it is relayed back."""
+    """Relayed press, by the Message-ID it went out with: a reply to it is relayed back, to the
+    author's seat only while the same address holds it (``address``; absent in older journals)."""
 
     game: str
     author: str
+    address: NotRequired[str]
 
 
 class HistoryRows(TypedDict, total=False):

@@ -64,3 +64,36 @@ def test_a_replaced_player_gets_no_more_of_the_seats_mail(make_table: Callable[.
     assert len(t.sent("Darcy")) == len(before)
     kinds = [str(m["X-Courier-Kind"]) for m in t.sent("emmett@players.test")]
     assert {"welcome", "press", "reminder", "report"} <= set(kinds)
+
+
+def test_anonymous_press_to_all_names_nobody_by_its_addressees(tmp_path: Path) -> None:
+    # Issue 27: the list of addressees left its author out, so every reader could tell who wrote.
+    anonymous = {"press": "anonymous"}
+    one = _play(tmp_path / "a", {"Agatha": "press to all: watch Darcy"}, anonymous)
+    two = _play(tmp_path / "b", {"Celeste": "press to all: watch Darcy"}, anonymous)
+    for reader in ("Barney", "Darcy"):
+        assert one[1][reader] == two[1][reader], f"{reader}'s mail (headers included) tells who wrote"
+    press = next(m for m in one[1]["Agatha"] if "X-Courier-Kind: press" in m)
+    assert "to Agatha, Barney, Celeste, Darcy" in press  # the author's own copy, as everyone's
+
+
+def test_a_reply_to_press_never_reaches_whoever_took_the_authors_seat(
+    make_table: Callable[..., Table],
+) -> None:
+    t = make_table({"press": "anonymous"})
+    t.tick(at(0, 8, 5))
+    t.order("Darcy", "press to Barney: between us, I attack Agatha")
+    t.tick(at(0, 9))
+    press = [m for m in t.sent("Barney") if m["X-Courier-Kind"] == "press"][-1]
+    trust_the_mail_server(t)
+    command = "replace Darcy with emmett@players.test"
+    t.mail("organiser@courier.test", command, subject="[truce-1] c", headers=TRUSTED_PASS)
+    t.tick(at(0, 10))
+    reply = {"In-Reply-To": str(press["Message-ID"])}
+    t.order("Barney", "Count me in, Darcy.", subject=f"Re: {press['Subject']}", headers=reply)
+    t.tick(at(0, 11))
+    assert not any("Count me in" in text_of(m) for m in t.sent("emmett@players.test"))
+    assert not any("Count me in" in text_of(m) for m in t.sent("Darcy"))
+    told = text_of(t.sent("Barney")[-1])
+    assert "Your reply was not relayed: the press you answered can no longer be answered" in told
+    assert "no longer in the game" not in told and "Darcy" not in told and "Emmett" not in told.title()
