@@ -1,5 +1,5 @@
 """A player's commands by mail as they apply, one function per verb (``table.py`` says which verb
-is which; ``run.py`` answers the mail): status, resign (then resign confirm), away until a date, and
+is which; ``run.py`` answers the mail): status, resign (then confirm CODE), away until a date, and
 press, relayed in the arbiter's own mail. Answers go to the registered address; press never reaches
 the sheet, and a reply to relayed press goes back to its author (the mapping is kept in the
 journal's meta table, by the relayed mail's Message-ID)."""

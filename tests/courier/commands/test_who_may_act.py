@@ -12,7 +12,7 @@ import pytest
 
 from courier.commands.table import COMMANDS
 from courier.tools.cli import main
-from tests.conftest import Table, address, text_of
+from tests.conftest import Table, address, count_fault, text_of
 from tests.helpers.clock import at
 from tests.helpers.confirm import MAIL_SERVER, TRUSTED_PASS, code_for, trust_the_mail_server
 
@@ -65,6 +65,7 @@ def test_a_forged_replace_waits_for_the_code_mailed_to_the_real_organiser(table:
     table.mail(ORGANISER, "confirm ZZZZZZ", subject="[truce-1] x")
     table.tick(at(0, 10))
     assert "confirm ZZZZZZ: refused, no command waits for the code" in answer(table)
+    count_fault("forged commands", 2)  # the forged replace and the guessed code changed nothing
     table.mail(ORGANISER, f"confirm {code}", subject="Re: [truce-1] x")
     table.tick(at(0, 11))
     assert f"confirm {code}: confirmed. replace Darcy with forger@evil.test: done" in answer(table)
@@ -81,6 +82,7 @@ def test_a_forged_kick_bot_or_end_changes_nothing_until_confirmed(table: Table, 
     assert "Nothing was done yet" in answer(table)
     assert kicked(table) == [] and "notice" not in kinds(table, "Agatha")
     assert "game_over" not in kinds(table, "Agatha")
+    count_fault("forged commands")
 
 
 def test_a_forged_resign_and_resign_confirm_remove_nobody(table: Table) -> None:
@@ -96,6 +98,7 @@ def test_a_forged_resign_and_resign_confirm_remove_nobody(table: Table) -> None:
     table.tick(at(0, 11))
     assert "refused, no command waits for the code" in answer(table, address("Agatha"))
     assert kicked(table) == []
+    count_fault("forged commands", 3)  # resign, resign confirm, another's code
 
 
 def test_the_organisers_secret_or_a_trusted_pass_applies_at_once(make_table: Callable[..., Table]) -> None:
@@ -121,6 +124,7 @@ def test_a_pass_counts_only_from_a_server_named_trusted(table: Table) -> None:
     table.tick(at(0, 10))
     assert "Nothing was done yet" in answer(table) and kicked(table) == []
     assert MAIL_SERVER in (table.root / "courier.toml").read_text()
+    count_fault("forged commands", 2)  # a pass the sender wrote, a pass from another server
 
 
 def test_the_cli_applies_a_guarded_command_at_once(table: Table) -> None:
@@ -163,4 +167,4 @@ def test_a_substitute_may_not_take_another_players_name(table: Table, by: str) -
     assert f"{line}: refused, agatha is the name of another seat (Agatha)" in answer(table)
     assert table.sent("emmett@players.test") == []
     table.tick(at(0, 10))  # the Players tab Courier keeps stays sound: no config error follows
-    assert [str(m["Subject"]) for m in table.sent(ORGANISER) if "answer" != m["X-Courier-Kind"]] == []
+    assert [str(m["Subject"]) for m in table.sent(ORGANISER) if m["X-Courier-Kind"] != "answer"] == []
