@@ -236,17 +236,15 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
 
 
 def _for_organiser(tick: Tick, letter: Letter, organised: dict[str, LoadedGame]) -> bool:
-    """Whether a mail from an organiser's address is the organiser's: their commands; and `help`,
-    `confirm` or a mail with no command at all (answered, never dropped) unless they also play."""
+    """Whether a mail from an organiser's address is the organiser's: their commands, a code kept
+    for them, and, unless they also play, any mail (one with no command is answered, never dropped)."""
     text = SECRET_LINE.sub("", letter.text)
     verb = first_verb(text)
     if verb in ORGANISER_VERBS:
         return True
     if verb == "confirm" and organiser_confirms(tick, organised, text):
         return True
-    return not any(g.config.player_by_email(letter.sender) for g in tick.games.values()) and (
-        verb in (None, "help", "confirm")
-    )
+    return not any(g.config.player_by_email(letter.sender) for g in tick.games.values())
 
 
 def _organiser_mail(tick: Tick, item: Input, letter: Letter, organised: dict[str, LoadedGame]) -> None:

@@ -168,3 +168,9 @@ def test_a_substitute_may_not_take_another_players_name(table: Table, by: str) -
     assert table.sent("emmett@players.test") == []
     table.tick(at(0, 10))  # the Players tab Courier keeps stays sound: no config error follows
     assert [str(m["Subject"]) for m in table.sent(ORGANISER) if m["X-Courier-Kind"] != "answer"] == []
+
+
+def test_a_players_command_from_the_organiser_is_answered_not_dropped(table: Table) -> None:
+    table.mail(ORGANISER, "status", subject="[truce-1] x")
+    table.tick(at(0, 9))
+    assert "status: refused, `status` is a player's command, not the organiser's" in answer(table)
