@@ -5,7 +5,6 @@ re-raises it for the traceback."""
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -309,34 +308,12 @@ def _next_after_restore(args: argparse.Namespace, journal_path: Path, last: date
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    """One JSON document in → one out; or JSON Lines in → one line out per request. A line that is
-    not JSON is answered with an error naming it, and the batch goes on."""
+    """JSON Lines in → one line out per request, each as soon as it is read; or one JSON document
+    in → one out (``courier.tools.requests``)."""
     from courier.errors import find_game_kind
-    from engine.request import resolve_request
+    from courier.tools.requests import answer_requests
 
-    ruleset = find_game_kind(args.game)
-    text = sys.stdin.read()
-    try:
-        requests: list[tuple[int, Any]] = [(0, json.loads(text))]
-        single = True
-    except json.JSONDecodeError:
-        requests = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        single = False
-    failed = False
-    for number, request in requests:
-        try:
-            answer = resolve_request(ruleset, request if single else _json_line(number, request))
-        except (ValueError, KeyError, TypeError) as e:
-            answer, failed = {"error": str(e)}, True
-        print(json.dumps(answer, ensure_ascii=False, indent=2 if single else None))
-    return 1 if failed else 0
-
-
-def _json_line(number: int, line: str) -> Any:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"line {number} is not JSON: {e.msg} (column {e.colno})") from e
+    return 0 if answer_requests(find_game_kind(args.game), sys.stdin, sys.stdout) else 1
 
 
 def _init(args: argparse.Namespace) -> int:
