@@ -36,7 +36,7 @@ from engine.diplomacy._results import (
     Unmatched,
     bounced,
 )
-from engine.diplomacy._support import cutter, dislodger, support_given
+from engine.diplomacy._support import cutters, dislodger, support_given
 
 
 def resolve_movement(
@@ -208,8 +208,8 @@ def _why_support_failed(board: Board, province: str, resolve: Resolve) -> Reason
     """Why a support that was not dislodged failed (None if it did not)."""
     if province not in board.matched:
         return _UNMATCHED
-    cut = cutter(board, province, resolve)
-    return None if cut is None else SupportCut(cut)
+    cut = cutters(board, province, resolve)
+    return SupportCut(cut[0]) if cut else None
 
 
 def _why_convoy_failed(board: Board, province: str) -> Reason | None:

@@ -22,6 +22,20 @@ def cutter(board: Board, province: str, resolve: Resolve) -> str | None:
     return None
 
 
+def cutters(board: Board, province: str, resolve: Resolve) -> list[str]:
+    """The origins of every attack that cuts this (matched) support, in province order: a report
+    names the first, whatever order the units were listed in."""
+    support = board.orders[province]
+    assert isinstance(support, Support)
+    into = board.targets.get(support.supported)
+    supporter = board.power[province]
+    return sorted(
+        origin
+        for origin in board.moves_into.get(province, ())
+        if board.power[origin] != supporter and origin != into and has_route(board, origin, resolve)
+    )
+
+
 def dislodger(board: Board, province: str, resolve: Resolve) -> str | None:
     """The origin of the move that dislodges the (non-moving) unit in ``province``, if any."""
     for origin in board.moves_into.get(province, ()):
