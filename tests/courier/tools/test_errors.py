@@ -128,7 +128,7 @@ BUILT_INS = {
     ("mail/compose.py", "ValueError"): "the shell composes with matching kinds and aware dates",
     ("backends/imap.py", "ValueError"): "a source id the IMAP inbox did not make",
     ("backends/maildir.py", "ValueError"): "a source id the Maildir inbox did not make",
-    ("tools/cli.py", "ValueError"): "a line of `courier resolve` JSON Lines, answered as an error",
+    ("tools/requests.py", "ValueError"): "a line of `courier resolve` JSON Lines, answered as an error",
 }
 
 
