@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage, Message
 from typing import Protocol, runtime_checkable
 
@@ -137,3 +137,14 @@ class Held(TransientError):
 
 class RateLimited(Held):
     """The server asks us to slow down: the rest waits for the next tick."""
+
+
+class OverLimit(RateLimited):
+    """The provider's limit or throttle (config/smtp_replies.toml): no mail can go from this
+    ``account`` until ``wait`` has passed, so the tick does not even try before then."""
+
+    def __init__(self, text: str, *, account: str, means: str, wait: timedelta) -> None:
+        super().__init__(text)
+        self.account = account
+        self.means = means  # "limit" or "throttle"
+        self.wait = wait

@@ -5,15 +5,15 @@ for every message and says QUIT on ``close``. Each message is all-or-nothing: if
 any recipient, the transaction is reset before DATA, so a retry never duplicates mail to the
 recipients that were accepted. Server replies become the errors the tick acts on (see
 courier/tick/send.py): ``TransientError`` keeps the row queued, ``Held`` (the server unreachable, a
-refused login or sender, the provider's sending limit) and ``RateLimited`` stop sending for this tick
-with every row waiting, ``PermanentError`` gives up on the row."""
+refused login or sender) and ``RateLimited`` stop sending for this tick with every row waiting,
+``OverLimit`` (a reply config/smtp_replies.toml lists: the provider's daily limit, a throttle) holds
+every row until its wait has passed, ``PermanentError`` gives up on the row."""
 
 from __future__ import annotations
 
 import copy
 import ipaddress
 import logging
-import re
 import smtplib
 import ssl
 from collections.abc import Mapping
@@ -22,9 +22,17 @@ from email.policy import EmailPolicy
 from email.utils import getaddresses
 from typing import Any, NoReturn
 
-from courier.backends.base import BackendError, Held, PermanentError, RateLimited, TransientError
+from courier.backends.base import (
+    BackendError,
+    Held,
+    OverLimit,
+    PermanentError,
+    RateLimited,
+    TransientError,
+)
 from courier.backends.credentials import secret
 from courier.backends.kinds import OUTBOX, find_kind
+from courier.backends.smtp_replies import limit_rule
 
 __all__ = ["SmtpTransport"]
 
@@ -32,20 +40,12 @@ log = logging.getLogger(__name__)
 
 _DEFAULT_PORTS = {"tls": 465, "starttls": 587, "plain": 25}
 _KIND = find_kind(OUTBOX, "smtp")  # its settings and their defaults
-# 4xx replies that mean "slow down" rather than "something broke": sending more now only makes it worse.
-_SLOW_DOWN = re.compile(r"\brate|too many|throttl|try again later", re.IGNORECASE)
-# Refusals that mean "no more mail from you today" (Gmail's 550 5.4.5): no message's fault, none is given up.
-_OVER_LIMIT = re.compile(r"\b5\.4\.5\b|\bsending (?:limit|quota)|\bquota exceeded", re.IGNORECASE)
 
 
 def _one_line(text: str | bytes) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     return " ".join(text.split())
-
-
-def _slows_down(code: int, reply: str) -> bool:
-    return code == 421 or (400 <= code < 500 and bool(_SLOW_DOWN.search(reply)))
 
 
 def _is_loopback(host: str) -> bool:
@@ -218,12 +218,9 @@ class SmtpTransport:
         """Turn a refusal into the error the tick acts on. A refused sender is the operator's
         problem (every message would fail alike), so it holds every row, as the provider's limit does."""
         text = f"{self.where} refused {what}: {code} {_one_line(reply)}"
-        if _slows_down(code, _one_line(reply)):
+        if over := self._over_limit(code, reply, text):
             self._drop()
-            raise RateLimited(text)
-        if _OVER_LIMIT.search(_one_line(reply)):
-            self._drop()
-            raise Held(text)
+            raise over
         if 500 <= code < 600:
             self._reset()
             if permanent:
@@ -232,13 +229,25 @@ class SmtpTransport:
         self._drop()
         raise TransientError(text)
 
+    @property
+    def account(self) -> str:
+        """Whose sending a provider's limit holds: the login at this server."""
+        return f"{self.username or '(no login)'} at {self.where}"
+
+    def _over_limit(self, code: int, reply: bytes | str, text: str) -> OverLimit | None:
+        """The provider's limit or throttle, if config/smtp_replies.toml lists this reply."""
+        rule = limit_rule(code, _one_line(reply))
+        if rule is None:
+            return None
+        return OverLimit(text, account=self.account, means=rule.means, wait=rule.wait)
+
     # --- the connection -------------------------------------------------------------------------
 
     def _connection(self) -> smtplib.SMTP:
         if self._smtp is not None:
             return self._smtp
         if self._unreachable:
-            raise type(self._unreachable)(str(self._unreachable))
+            raise self._unreachable  # the same reason, without a second timeout
         try:
             self._smtp = self._open()
         except TransientError as e:
@@ -283,9 +292,8 @@ class SmtpTransport:
         try:
             smtp.login(username, password or "")
         except smtplib.SMTPAuthenticationError as e:
-            raise Held(
-                f"login refused for {username} at {self.where}: {e.smtp_code} {_one_line(e.smtp_error)}"
-            ) from e
+            text = f"login refused for {username} at {self.where}: {e.smtp_code} {_one_line(e.smtp_error)}"
+            raise self._over_limit(e.smtp_code, e.smtp_error, text) or Held(text) from e
         except smtplib.SMTPNotSupportedError as e:
             raise Held(f"{self.where} offers no login (AUTH) for {username}") from e
 
@@ -301,7 +309,7 @@ class SmtpTransport:
         if isinstance(e, smtplib.SMTPResponseException):
             reply = _one_line(e.smtp_error)
             text = f"{self.where} refused the connection: {e.smtp_code} {reply}"
-            return RateLimited(text) if _slows_down(e.smtp_code, reply) else Held(text)
+            return self._over_limit(e.smtp_code, reply, text) or Held(text)
         reason = _one_line(getattr(e, "strerror", None) or str(e)) or type(e).__name__
         return Held(f"cannot reach the mail server {self.where}: {reason}")
 

@@ -115,6 +115,17 @@ class Attempts(TypedDict):
     shown: list[Attempt]
 
 
+class SendingHeld(TypedDict):
+    """The mail provider's limit or throttle holding the outbox (courier/tick/held.py)."""
+
+    account: str  # the login it holds; another account's mail is not held
+    reason: str  # the server's reply, on one line
+    means: str  # "limit" or "throttle"
+    since: str  # ISO times: when it began, and when sending is tried again
+    until: str
+    waiting: int  # mails queued when it began
+
+
 def _text(value: str) -> str:
     return value
 
@@ -155,6 +166,9 @@ IN_YOUR_NAME: MetaKind[Attempts] = MetaKind(
 LAST_TICK: MetaKind[datetime] = MetaKind(
     "tick/last", "the last tick's clock reading", datetime.isoformat, datetime.fromisoformat
 )
+SENDING_HELD: MetaKind[SendingHeld] = MetaKind(
+    "outbox/held", "the provider's limit holding every mail: account, why, since, until", _json, json.loads
+)
 # Kept by the SQLite journal itself (courier/journal/sqlite.py), listed here for completeness.
 MAIL_SECRET: MetaKind[str] = MetaKind("mail/secret", "the journal's key for Message-IDs (hex)", _text, _text)
 OUTBOX_COMPACT: MetaKind[str] = MetaKind("outbox/compact", "'1': old blanked mail compacted", _text, _text)
@@ -174,6 +188,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     BUDGET,
     IN_YOUR_NAME,
     LAST_TICK,
+    SENDING_HELD,
     MAIL_SECRET,
     OUTBOX_COMPACT,
 )

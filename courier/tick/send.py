@@ -6,7 +6,8 @@ A mail the server keeps refusing for now (or takes and then drops the connection
 after 5, 10, 20… minutes, at most ``MAX_ATTEMPTS`` times; then it is marked failed and the organiser
 is told, so a server that stores and hangs up cannot make us send a mail without end. A condition of
 the deployment (``Held``: a full disk, a refused login, the provider's limit) is no mail's failure:
-sending stops for the tick and every mail waits, however long it lasts."""
+sending stops for the tick and every mail waits, however long it lasts. The provider's limit or
+throttle (``OverLimit``) holds every mail until it resets (courier/tick/held.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,18 @@ from email.parser import BytesParser
 from email.policy import default as default_policy
 
 from courier import faults
-from courier.backends.base import Held, PermanentError, RateLimited, RawTransport, TransientError
+from courier.backends.base import (
+    Held,
+    OverLimit,
+    PermanentError,
+    RateLimited,
+    RawTransport,
+    TransientError,
+)
 from courier.journal.interface import PICTURE_AT, OutboxRow
+from courier.journal.meta import SENDING_HELD
 from courier.state.context import Tick
+from courier.tick.held import hold, holding, release
 
 log = logging.getLogger(__name__)
 
@@ -40,25 +50,33 @@ _PICTURE = re.compile(
 
 
 def drain_outbox(tick: Tick) -> None:
-    _send_queued(tick)
+    if held := holding(tick):
+        log.info("sending held until %s: %s", held["until"], held["reason"])
+    elif _send_queued(tick) and SENDING_HELD.get(tick.journal):
+        release(tick)  # sending works again: the organiser hears what was held, at once
+        _send_queued(tick)
     tick.journal.forget_pictures()
     dropped = tick.journal.forget_sent(tick.now - SENT_MAIL_KEPT)
     if dropped:
         log.info("dropped the bytes of %d mails sent before %s", dropped, tick.now - SENT_MAIL_KEPT)
 
 
-def _send_queued(tick: Tick) -> None:
+def _send_queued(tick: Tick) -> bool:
+    """Send what is due; False when the server held the rest back (a limit, a login, a full disk)."""
     queued = [row for row in tick.journal.queued() if _due(row, tick.now)]
     for done, row in enumerate(queued):
         faults.checkpoint("send.before")
         try:
             _send(tick, _as_sent(tick, row))
+        except OverLimit as e:  # the provider's limit or throttle: nothing is tried until it resets
+            hold(tick, e, waiting=len(queued) - done)
+            return False
         except RateLimited as e:
             tick.problem(f"the mail server asks us to slow down ({e}); {len(queued) - done} mails wait")
-            return
+            return False
         except Held as e:  # the deployment's condition, not this mail's: it delays, never fails
             tick.problem(f"no mail can go now ({e}); {len(queued) - done} mails wait, none is given up")
-            return
+            return False
         except TransientError as e:
             last = row.attempts + 1 >= MAX_ATTEMPTS
             tick.journal.mark_attempt(
@@ -81,6 +99,7 @@ def _send_queued(tick: Tick) -> None:
         faults.checkpoint("send.sent")
         tick.journal.mark_sent(row.id, tick.now, kept=without_pictures(row.raw))
         faults.checkpoint("send.marked")
+    return True
 
 
 def _due(row: OutboxRow, now: datetime) -> bool:

@@ -1,5 +1,6 @@
 """``courier status``: a readable table of every game in the journal and the outbox backlog, then
-warnings: quarantined games, a journal failing its integrity check, a nearly full disk."""
+warnings: quarantined games, sending held by the mail provider's limit, a journal failing its
+integrity check, a nearly full disk."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from pathlib import Path
 
 from courier.config.deployment import Deployment
 from courier.journal.interface import Journal
+from courier.journal.meta import SENDING_HELD
 from courier.journal.opener import open_journal
 from courier.mail.render import format_columns
 from courier.state.control import paused
 from courier.state.quarantine import quarantined
+from courier.tick.held import describe
 from engine import find_ruleset
 
 LEAST_FREE = 200 * 2**20  # a journal and a few backups; below this, or below 5 % of the disk, warn
@@ -41,11 +44,13 @@ def status_table(deployment: Deployment) -> str:
         rows.extend([gid, "?", "not started", "—", "—"] for gid in sorted(configured))
         counts = journal.outbox_counts()
         set_aside = quarantined(journal)
+        held = SENDING_HELD.get(journal)
         warnings = [
             *(
                 f"game {gid} is QUARANTINED (`courier release {gid}` once fixed): {e}"
                 for gid, e in set_aside.items()
             ),
+            *([describe(held)] if held else []),
             *journal_warnings(journal),
             *disk_warnings(deployment.state_dir),
         ]

@@ -2,8 +2,9 @@
 
 ``make_smtp_server("starttls" | "tls" | "plain")`` starts one for a test and stops it afterwards.
 It accepts one login (``USER``/``PASSWORD``, PLAIN or LOGIN, only over TLS), records each message
-with its envelope, can be told to refuse a recipient or the DATA, and can hand every message to a
-callback, e.g. ``per_recipient(...)`` to APPEND it to each recipient's IMAP mailbox."""
+with its envelope, can be told to refuse a recipient, the DATA or the login with any reply, and can
+hand every message to a callback, e.g. ``per_recipient(...)`` to APPEND it to each recipient's
+IMAP mailbox."""
 
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ class Recorder:
     rcpt_replies: dict[str, str] = field(default_factory=dict)
     data_reply: str | None = None
     hang_up: bool = False  # drop the connection instead of answering DATA
+    login_reply: str | None = None  # refuse every login with this reply (a provider's 454, say)
     sessions: list[SMTP] = field(default_factory=list)  # one per connection that said EHLO/HELO
 
     async def handle_EHLO(
@@ -165,6 +167,9 @@ class SmtpServer:
     def refuse_data(self, reply: str | None) -> None:
         self.recorder.data_reply = reply
 
+    def refuse_login(self, reply: str | None) -> None:
+        self.recorder.login_reply = reply
+
 
 def free_port() -> int:
     """A port nobody listens on right now (aiosmtpd's Controller cannot bind port 0)."""
@@ -174,16 +179,21 @@ def free_port() -> int:
         return port
 
 
-def _authenticate(
-    server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: Any
-) -> AuthResult:
-    ok = (
-        isinstance(auth_data, LoginPassword)
-        and auth_data.login == USER.encode()
-        and auth_data.password == PASSWORD.encode()
-    )
-    # handled=False: aiosmtpd then sends the 535 itself (with True it would send nothing at all).
-    return AuthResult(success=ok, handled=False)
+def _authenticator(recorder: Recorder) -> Callable[..., AuthResult]:
+    def authenticate(
+        server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: Any
+    ) -> AuthResult:
+        if recorder.login_reply:
+            return AuthResult(success=False, handled=False, message=recorder.login_reply)
+        ok = (
+            isinstance(auth_data, LoginPassword)
+            and auth_data.login == USER.encode()
+            and auth_data.password == PASSWORD.encode()
+        )
+        # handled=False: aiosmtpd then sends the 535 itself (with True it would send nothing at all).
+        return AuthResult(success=ok, handled=False)
+
+    return authenticate
 
 
 def _server_context(ca: trustme.CA) -> ssl.SSLContext:
@@ -193,7 +203,7 @@ def _server_context(ca: trustme.CA) -> ssl.SSLContext:
 
 
 def _start(security: str, ca: trustme.CA, recorder: Recorder, *, auth: bool) -> tuple[Controller, int]:
-    options: dict[str, Any] = {"authenticator": _authenticate} if auth else {}
+    options: dict[str, Any] = {"authenticator": _authenticator(recorder)} if auth else {}
     if security == "starttls":
         options.update(tls_context=_server_context(ca), require_starttls=True, auth_require_tls=True)
     elif security == "tls":
