@@ -217,6 +217,13 @@ KINDS: tuple[BackendKind, ...] = (
             Setting("timeout", SECONDS, "seconds to wait for the server", default=30),
             *_TLS,
             Setting("max_per_tick", WHOLE, "send at most this many mails per tick; the rest wait"),
+            Setting(
+                "daily_recipients",
+                WHOLE,
+                "send to at most this many recipients in any 24 hours; the rest wait, earliest first",
+                default_words="500 for a gmail.com login at smtp.gmail.com, 2000 for another (Workspace)"
+                " login there; else none",
+            ),
             Setting("envelope_from", TEXT, "the SMTP envelope sender (bounces); else the From address"),
         ),
         _smtp,

@@ -34,7 +34,7 @@ from courier.backends.credentials import secret
 from courier.backends.kinds import OUTBOX, find_kind
 from courier.backends.smtp_replies import limit_rule
 
-__all__ = ["SmtpTransport"]
+__all__ = ["SmtpTransport", "daily_recipients"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,25 @@ def _one_line(text: str | bytes) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     return " ".join(text.split())
+
+
+# Google's sending limits, recipients a day: a personal account, and a Google Workspace one.
+_GMAIL_HOSTS = ("smtp.gmail.com", "smtp.googlemail.com")
+_GMAIL_DAILY, _WORKSPACE_DAILY = 500, 2000
+
+
+def daily_recipients(settings: Mapping[str, Any]) -> int | None:
+    """The outbox's daily recipient budget: ``daily_recipients`` if set, else the provider's limit
+    when the provider is known (Gmail), else none."""
+    if "daily_recipients" in settings:
+        value = settings["daily_recipients"]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise BackendError(f"[outbox] daily_recipients must be a whole number, not {value!r}")
+        return value
+    if str(settings.get("host", "")).lower() not in _GMAIL_HOSTS:
+        return None
+    domain = str(settings.get("username", "")).rpartition("@")[2].lower()
+    return _GMAIL_DAILY if domain in ("gmail.com", "googlemail.com") else _WORKSPACE_DAILY
 
 
 def _is_loopback(host: str) -> bool:
@@ -111,6 +130,7 @@ class SmtpTransport:
         limit = settings.get("max_per_tick")
         self.max_per_tick = None if limit is None else self._number("max_per_tick", 0)
         self.envelope_from: str | None = settings.get("envelope_from") or None
+        self.daily_recipients = daily_recipients(settings)  # the tick keeps within it (tick/budget.py)
         self._context = None if self.security == "plain" else _tls_context(settings)
         self._smtp: smtplib.SMTP | None = None
         # Set when connecting or logging in failed: the rest of this tick fails fast instead of

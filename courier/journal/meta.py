@@ -169,6 +169,9 @@ LAST_TICK: MetaKind[datetime] = MetaKind(
 SENDING_HELD: MetaKind[SendingHeld] = MetaKind(
     "outbox/held", "the provider's limit holding every mail: account, why, since, until", _json, json.loads
 )
+SENT_RECIPIENTS: MetaKind[dict[str, int]] = MetaKind(
+    "outbox/sent", "tick time → recipients sent then, the last 24 hours", _sorted_json, json.loads
+)
 # Kept by the SQLite journal itself (courier/journal/sqlite.py), listed here for completeness.
 MAIL_SECRET: MetaKind[str] = MetaKind("mail/secret", "the journal's key for Message-IDs (hex)", _text, _text)
 OUTBOX_COMPACT: MetaKind[str] = MetaKind("outbox/compact", "'1': old blanked mail compacted", _text, _text)
@@ -189,6 +192,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     IN_YOUR_NAME,
     LAST_TICK,
     SENDING_HELD,
+    SENT_RECIPIENTS,
     MAIL_SECRET,
     OUTBOX_COMPACT,
 )

@@ -31,6 +31,7 @@ from courier.backends.base import (
 from courier.journal.interface import PICTURE_AT, OutboxRow
 from courier.journal.meta import SENDING_HELD
 from courier.state.context import Tick
+from courier.tick.budget import Budget
 from courier.tick.held import hold, holding, release
 
 log = logging.getLogger(__name__)
@@ -62,9 +63,21 @@ def drain_outbox(tick: Tick) -> None:
 
 
 def _send_queued(tick: Tick) -> bool:
-    """Send what is due; False when the server held the rest back (a limit, a login, a full disk)."""
+    """Send what is due, within the daily budget; False when the server held the rest back (a
+    limit, a login, a full disk)."""
+    budget = Budget(tick)
+    try:
+        return _send_within(tick, budget)
+    finally:
+        budget.save(tick)
+
+
+def _send_within(tick: Tick, budget: Budget) -> bool:
     queued = [row for row in tick.journal.queued() if _due(row, tick.now)]
     for done, row in enumerate(queued):
+        if not budget.allows(row):  # the rest waits, earliest first, for the window to move
+            budget.stop(len(queued) - done)
+            return True
         faults.checkpoint("send.before")
         try:
             _send(tick, _as_sent(tick, row))
@@ -97,6 +110,7 @@ def _send_queued(tick: Tick) -> bool:
                 _tell_organiser_of_bounce(tick, row.game, row.recipient, str(e))
             continue
         faults.checkpoint("send.sent")
+        budget.spend(row)
         tick.journal.mark_sent(row.id, tick.now, kept=without_pictures(row.raw))
         faults.checkpoint("send.marked")
     return True

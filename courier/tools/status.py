@@ -5,15 +5,18 @@ integrity check, a nearly full disk."""
 from __future__ import annotations
 
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
+from courier.backends.smtp import daily_recipients
 from courier.config.deployment import Deployment
 from courier.journal.interface import Journal
-from courier.journal.meta import SENDING_HELD
+from courier.journal.meta import LAST_TICK, SENDING_HELD
 from courier.journal.opener import open_journal
 from courier.mail.render import format_columns
 from courier.state.control import paused
 from courier.state.quarantine import quarantined
+from courier.tick.budget import sent_within
 from courier.tick.held import describe
 from engine import find_ruleset
 
@@ -43,6 +46,7 @@ def status_table(deployment: Deployment) -> str:
         configured = {g.id for g in deployment.games} - {r[0] for r in rows}
         rows.extend([gid, "?", "not started", "—", "—"] for gid in sorted(configured))
         counts = journal.outbox_counts()
+        budget = budget_line(deployment, journal)
         set_aside = quarantined(journal)
         held = SENDING_HELD.get(journal)
         warnings = [
@@ -62,8 +66,20 @@ def status_table(deployment: Deployment) -> str:
     )
     if counts.get("held"):  # a mail budget stopped them (courier/state/budgets.py)
         backlog += f", {counts['held']} held by mail budgets"
+    backlog += budget
     report = f"{table}\n\n{backlog}" if rows else f"no games yet\n\n{backlog}"
     return "\n".join([report, *(f"WARNING: {w}" for w in warnings)])
+
+
+def budget_line(deployment: Deployment, journal: Journal) -> str:
+    """The outbox's daily recipient budget, used and left ("" when it has none)."""
+    outbox = deployment.outbox
+    limit = daily_recipients(outbox) if outbox.get("type") == "smtp" else None
+    if limit is None:
+        return ""
+    used = sent_within(journal, LAST_TICK.get(journal) or datetime.now(UTC))  # as the last tick saw it
+    left = max(0, limit - used)
+    return f"\ndaily budget: {used:,} of {limit:,} recipients used in the last 24 hours, {left:,} left"
 
 
 def journal_warnings(journal: Journal) -> list[str]:

@@ -72,6 +72,7 @@ timeout = 30
 ca_file = "ca.pem"
 verify = true
 max_per_tick = 100
+daily_recipients = 2000
 envelope_from = "bounces@example.org"
 
 [sheets]

@@ -1,7 +1,8 @@
 """The mail provider's limit, a throttle, a refused login, through `courier tick` against the test
 SMTP server: nothing queued is ever marked failed or counted as tried because of the account, the
 organiser hears once (one line when it begins, `courier status` while it lasts, one mail when
-sending works again), and no notice is queued about the mail that waits.
+sending works again), and no notice is queued about the mail that waits. The daily recipient
+budget keeps under the provider's limit: the mail beyond it waits, earliest first.
 
 Changed behaviour (issue 28): the daily limit used to be met again every tick, one line each time
 (tests/courier/tick/test_one_input.py tested that); now the tick does not try before the limit
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from courier.backends.smtp import daily_recipients
 from courier.config.deployment import load_deployment
 from courier.tools.cli import main
 from tests.conftest import Table, address, count_fault, text_of
@@ -31,11 +33,11 @@ GMAIL_LIMIT = (
 FILES_OUTBOX = '[outbox]\ntype = "files"\npath = "mail/sent"\n'
 
 
-def sending_by(table: Table, server: SmtpServer) -> Table:
+def sending_by(table: Table, server: SmtpServer, **settings: object) -> Table:
     """The deployment's [outbox] is the test SMTP server (as an organiser's courier.toml names Gmail)."""
     path = table.deployment.path
     text = path.read_text(encoding="utf-8")
-    lines = "".join(f"{key} = {json.dumps(value)}\n" for key, value in server.settings().items())
+    lines = "".join(f"{key} = {json.dumps(value)}\n" for key, value in server.settings(**settings).items())
     path.write_text(text.replace(FILES_OUTBOX, "[outbox]\n" + lines), encoding="utf-8")
     table.deployment = load_deployment(path)
     return table
@@ -153,3 +155,39 @@ def _another_ca() -> str:
     import trustme
 
     return trustme.CA().cert_pem.bytes().decode()
+
+
+def test_the_daily_budget_sends_the_earliest_mail_and_the_rest_waits_a_day(
+    make_table: Callable[..., Table],
+    make_smtp_server: Callable[..., SmtpServer],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    server = make_smtp_server("starttls")
+    table = sending_by(make_table(), server, daily_recipients=3)
+
+    assert tick(table, at(0, 8, 5), capsys) == (0, [])
+    assert [r.message["To"] for r in server.received] == [address(n) for n in ("Agatha", "Barney", "Celeste")]
+    assert "daily budget: 3 of 3 recipients used in the last 24 hours, 0 left" in status(table, capsys)
+    assert tick(table, at(1, 8), capsys) == (0, [])  # 23 hours 55 minutes on: the window is still full
+    assert len(server.received) == 3
+
+    assert tick(table, at(1, 8, 10), capsys) == (0, [])
+
+    later = server.received[3:]
+    assert len(later) == 3 and later[0].message["To"] == address("Darcy"), "the earliest waiting first"
+    assert str(later[0].message["X-Courier-Kind"]) == "welcome"
+    assert outbox(table)[0].get("failed", 0) == 0
+    assert "daily budget: 3 of 3 recipients" in status(table, capsys)
+
+
+@pytest.mark.parametrize(
+    ("settings", "budget"),
+    [
+        ({"host": "smtp.gmail.com", "username": "orders.mygroup@gmail.com"}, 500),
+        ({"host": "smtp.gmail.com", "username": "orders@club.example"}, 2000),
+        ({"host": "smtp.gmail.com", "username": "orders@club.example", "daily_recipients": 1500}, 1500),
+        ({"host": "mail.example.org", "username": "orders@example.org"}, None),
+    ],
+)
+def test_the_budget_defaults_to_the_providers_limit(settings: dict[str, object], budget: int | None) -> None:
+    assert daily_recipients(settings) == budget
