@@ -210,10 +210,11 @@ KINDS: tuple[BackendKind, ...] = (
             Setting("security", TEXT, _SECURITY, default="starttls"),
             Setting("port", WHOLE, "the server's port", default_words="465 with tls, 587 starttls, 25 plain"),
             Setting("username", TEXT, "the login; none: send without logging in"),
-            *credentials("password", "the password"),
-            # Accepted as the inbox's are, but not read yet: SMTP logs in with the password.
-            Setting("auth", TEXT, "not read yet: SMTP logs in with the password (XOAUTH2 is planned)"),
-            *credentials("oauth2_token", "not read yet (XOAUTH2 for SMTP is planned)"),
+            Setting(
+                "auth", TEXT, "password or xoauth2 (an access token, as the inbox's)", default="password"
+            ),
+            *credentials("password", "the password (auth = password)"),
+            *credentials("oauth2_token", "an access token (auth = xoauth2); none: the inbox's"),
             Setting("timeout", SECONDS, "seconds to wait for the server", default=30),
             *_TLS,
             Setting("max_per_tick", WHOLE, "send at most this many mails per tick; the rest wait"),

@@ -67,6 +67,17 @@ def daily_recipients(settings: Mapping[str, Any]) -> int | None:
     return _GMAIL_DAILY if domain in ("gmail.com", "googlemail.com") else _WORKSPACE_DAILY
 
 
+class _XOAuth2:
+    """The SASL XOAUTH2 answer (Google's "OAuth 2.0 Mechanism"): the user and the bearer token first;
+    to the error challenge that may follow (a 334 with JSON), an empty line, so the server says 535."""
+
+    def __init__(self, username: str, token: str) -> None:
+        self._first = f"user={username}\x01auth=Bearer {token}\x01\x01"
+
+    def __call__(self, challenge: bytes | None = None, /) -> str:
+        return "" if challenge is not None else self._first
+
+
 def _is_loopback(host: str) -> bool:
     if host.lower() == "localhost":
         return True
@@ -127,6 +138,9 @@ class SmtpTransport:
         self.port = self._number("port", _DEFAULT_PORTS[self.security])
         self.timeout = self._seconds(settings.get("timeout", _KIND.default("timeout")))
         self.username: str | None = settings.get("username") or None
+        self.auth = str(settings.get("auth", _KIND.default("auth")))
+        if self.auth not in ("password", "xoauth2"):
+            raise BackendError(f"[outbox] auth = {self.auth!r}: use 'password' or 'xoauth2'")
         limit = settings.get("max_per_tick")
         self.max_per_tick = None if limit is None else self._number("max_per_tick", 0)
         self.envelope_from: str | None = settings.get("envelope_from") or None
@@ -306,11 +320,16 @@ class SmtpTransport:
 
     def _login(self, smtp: smtplib.SMTP, username: str) -> None:
         try:
-            password = secret(self._settings, "password", where="outbox")
+            key = secret(
+                self._settings, "oauth2_token" if self.auth == "xoauth2" else "password", where="outbox"
+            )
         except BackendError as e:
             raise Held(str(e)) from e
         try:
-            smtp.login(username, password or "")
+            if self.auth == "xoauth2":
+                smtp.auth("XOAUTH2", _XOAuth2(username, key or ""), initial_response_ok=True)
+            else:
+                smtp.login(username, key or "")
         except smtplib.SMTPAuthenticationError as e:
             text = f"login refused for {username} at {self.where}: {e.smtp_code} {_one_line(e.smtp_error)}"
             raise self._over_limit(e.smtp_code, e.smtp_error, text) or Held(text) from e

@@ -132,7 +132,7 @@ def load_deployment(path: Path) -> Deployment:
         templates=local(data["templates"]) if "templates" in data else None,
         quote_patterns=local(data["quote_patterns"]) if "quote_patterns" in data else None,
         inbox=_with_local_path(TOP.get(data, "inbox"), local),
-        outbox=_with_local_path(TOP.get(data, "outbox"), local),
+        outbox=_with_inbox_token(_with_local_path(TOP.get(data, "outbox"), local), TOP.get(data, "inbox")),
         games=games,
         sheets=_with_local_path(TOP.get(data, "sheets"), local, key="credentials_file"),
         trusted_authserv_ids=tuple(AUTH.get(TOP.get(data, "auth"), "trusted_authserv_ids")),
@@ -144,6 +144,15 @@ def load_deployment(path: Path) -> Deployment:
         journal_kind=TOP.get(data, "journal"),
         budgets=MailBudgets(**_whole_numbers(BUDGETS, TOP.get(data, "budgets"), path)),
     )
+
+
+def _with_inbox_token(outbox: dict[str, Any], inbox: Mapping[str, Any]) -> dict[str, Any]:
+    """XOAUTH2 for SMTP from the same credentials as the inbox: an [outbox] with auth = "xoauth2"
+    and no oauth2_token_* of its own uses the [inbox]'s (one Gmail account reads and sends)."""
+    token_keys = ("oauth2_token_env", "oauth2_token_file", "oauth2_token_command")
+    if outbox.get("auth") != "xoauth2" or any(key in outbox for key in token_keys):
+        return outbox
+    return {**outbox, **{key: inbox[key] for key in token_keys if key in inbox}}
 
 
 def _whole_number(table: Mapping[str, Any], key: str, path: Path) -> int:

@@ -1,13 +1,14 @@
 """A real SMTP server on 127.0.0.1 (aiosmtpd in a thread) that records what it receives.
 
 ``make_smtp_server("starttls" | "tls" | "plain")`` starts one for a test and stops it afterwards.
-It accepts one login (``USER``/``PASSWORD``, PLAIN or LOGIN, only over TLS), records each message
-with its envelope, can be told to refuse a recipient, the DATA or the login with any reply, and can
-hand every message to a callback, e.g. ``per_recipient(...)`` to APPEND it to each recipient's
-IMAP mailbox."""
+It accepts one login (``USER``/``PASSWORD`` by PLAIN or LOGIN, or ``USER``/``TOKEN`` by XOAUTH2;
+only over TLS), records each message with its envelope, can be told to refuse a recipient, the DATA
+or the login with any reply, and can hand every message to a callback, e.g. ``per_recipient(...)``
+to APPEND it to each recipient's IMAP mailbox."""
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import socket
@@ -25,6 +26,7 @@ from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 __all__ = [
     "PASSWORD",
+    "TOKEN",
     "USER",
     "Received",
     "Recorder",
@@ -38,6 +40,10 @@ __all__ = [
 
 USER = "courier@courier.test"
 PASSWORD = "correct horse battery staple"
+TOKEN = "ya29.test-access-token"  # the bearer token XOAUTH2 accepts for USER
+# Gmail's answer to a bad XOAUTH2 token: a 334 challenge with this JSON (base64), then 535 once the
+# client sends an empty line (Google's "OAuth 2.0 Mechanism" page).
+XOAUTH2_ERROR = '{"status":"401","schemes":"bearer","scope":"https://mail.google.com/"}'
 ACCEPTED = "250 2.0.0 OK"
 
 
@@ -82,7 +88,24 @@ class Recorder:
     data_reply: str | None = None
     hang_up: bool = False  # drop the connection instead of answering DATA
     login_reply: str | None = None  # refuse every login with this reply (a provider's 454, say)
+    xoauth2: list[bytes] = field(default_factory=list)  # each XOAUTH2 SASL string a client sent
     sessions: list[SMTP] = field(default_factory=list)  # one per connection that said EHLO/HELO
+
+    async def auth_XOAUTH2(self, server: SMTP, args: list[str]) -> AuthResult:
+        """SASL XOAUTH2 as Gmail checks it: ``user=USER^Aauth=Bearer TOKEN^A^A``, base64."""
+        if len(args) > 1:  # ["XOAUTH2", initial response]
+            response: Any = base64.b64decode(args[1])
+        else:
+            response = await server.challenge_auth("")
+        self.xoauth2.append(response)
+        if self.login_reply:
+            return AuthResult(success=False, handled=False, message=self.login_reply)
+        if response == f"user={USER}\x01auth=Bearer {TOKEN}\x01\x01".encode():
+            return AuthResult(success=True, auth_data=LoginPassword(USER.encode(), b""))
+        await server.challenge_auth(XOAUTH2_ERROR)  # the client answers with an empty line
+        return AuthResult(
+            success=False, handled=False, message="535 5.7.8 Username and Password not accepted"
+        )
 
     async def handle_EHLO(
         self, server: SMTP, session: Session, envelope: Envelope, hostname: str, responses: list[str]

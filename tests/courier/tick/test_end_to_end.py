@@ -227,14 +227,22 @@ def test_smtp_rate_limit_and_refusals(world: World) -> None:
     assert all(world.mailbox(name) == [] for name in PLAYERS)
     world.smtp.refuse_data(None)
     world.smtp.refuse_rcpt("550 5.1.1 no such user", "emmett@players.test")
-    problems = world.tick(at(0, 8, 10))
+    # Gmail's 421 4.7.0 holds sending for 10 minutes (config/smtp_replies.toml, issue 28): the tick
+    # 5 minutes on does not try, the one after it does, and the organiser hears what was held.
+    assert world.tick(at(0, 8, 10)) == []
+    assert all(world.mailbox(name) == [] for name in PLAYERS)
+    problems = world.tick(at(0, 8, 15))
     assert problems and "emmett@players.test" in problems[0] and "for good" in problems[0]
     assert all(kinds(world, name) == ["welcome"] for name in PLAYERS if name != "Emmett")
-    assert world.tick(at(0, 8, 15)) == []  # the organiser's notice goes out; no retry to Emmett
-    (notice,) = world.mailbox(ORGANISER)
-    assert "emmett@players.test" in text_of(notice)
-    assert world.tick(at(0, 8, 20)) == []
-    assert len(world.mailbox(ORGANISER)) == 1
+    assert world.tick(at(0, 8, 20)) == []  # the organiser's notice goes out; no retry to Emmett
+    told = sorted(text_of(m) for m in world.mailbox(ORGANISER))
+    assert (
+        len(told) == 2
+        and any("held from" in m for m in told)
+        and any("emmett@players.test" in m for m in told)
+    )
+    assert world.tick(at(0, 8, 25)) == []
+    assert len(world.mailbox(ORGANISER)) == 2
 
 
 @pytest.mark.parametrize("status", [429, 500])
