@@ -12,6 +12,7 @@ import ssl
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
+from importlib import metadata
 from typing import Any, TypeVar
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]
@@ -35,6 +36,26 @@ _SEEN = b"\\Seen"
 _DELETED = b"\\Deleted"
 # Failures of the wire or the server, as opposed to our own bugs.
 _IMAP_ERRORS = (IMAPClientError, OSError)  # OSError covers refused, timeouts and TLS failures
+
+
+def _version() -> str:
+    try:
+        return metadata.version("courier-judge")
+    except metadata.PackageNotFoundError:  # a checkout never installed
+        return "unknown"
+
+
+# Who we are, for a server that asks clients to say (Google does, by the ID command, RFC 2971).
+CLIENT_ID = {"name": "Courier", "version": _version(), "vendor": "Courier play-by-email arbiter"}
+
+
+def _introduce(client: IMAPClient) -> None:
+    """Send ID when the server offers it; a courtesy, so a server that refuses it stops nothing."""
+    try:
+        if client.has_capability("ID"):
+            client.id_(CLIENT_ID)
+    except _IMAP_ERRORS as e:
+        log.debug("the IMAP server refused ID: %s", e)
 
 
 class ImapInbox:
@@ -162,6 +183,7 @@ class ImapInbox:
         except _IMAP_ERRORS as e:
             raise BackendError(f"{self.where}: cannot connect ({self.security}): {_one_line(e)}") from e
         self._login(client)
+        _introduce(client)
         client.normalise_times = False  # INTERNALDATE with its offset, not naive local time
         return client
 

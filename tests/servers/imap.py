@@ -267,6 +267,7 @@ ssl_cert = <{cert}
 ssl_key = <{key}
 disable_plaintext_auth = no
 auth_failure_delay = 0
+imap_id_log = *
 auth_mechanisms = plain login xoauth2
 default_login_user = {login_user}
 default_internal_user = {internal_user}
@@ -329,7 +330,9 @@ def _serve_pymap() -> None:
     """pymap's dict backend knows one demo user; make every login name a user with ``PASSWORD`` on
     first use, so tests get a mailbox each, as with Dovecot's static passdb."""
     from pymap.backend.dict import Identity, Login
+    from pymap.imap.state import ConnectionState
     from pymap.main import main
+    from pymap.parsing.command.any import IdCommand
     from pymap.user import UserMetadata
     from pysasl.creds.server import ServerCredentials
     from pysasl.hashing import BuiltinHash
@@ -349,6 +352,14 @@ def _serve_pymap() -> None:
         return identity
 
     Login.authenticate = authenticate_anyone  # type: ignore[method-assign]
+    answer_id = ConnectionState.do_id
+
+    async def log_id(self: ConnectionState, cmd: IdCommand) -> Any:
+        fields = ", ".join(f"{k.decode()}={v.decode()}" for k, v in (cmd.parameters or {}).items())
+        print(f"ID sent: {fields}, as Dovecot logs it", flush=True)
+        return await answer_id(self, cmd)
+
+    ConnectionState.do_id = log_id  # type: ignore[method-assign]
     main()
 
 

@@ -304,3 +304,24 @@ def test_reread_since_finds_mail_already_read_and_filed(
     found = inbox.fetch_since(datetime(2000, 1, 1, tzinfo=UTC))
     assert sorted(m.raw for m in found) == sorted([mail(1), mail(2), mail(3)])
     assert inbox.fetch_since(datetime(2999, 1, 1, tzinfo=UTC)) == []
+
+
+# --- saying who we are ------------------------------------------------------------------------------
+
+
+def test_the_inbox_sends_id_when_the_server_offers_it(
+    imap_server: ImapServer, user: str, open_inbox: Any
+) -> None:
+    """Google asks IMAP clients to send ID (RFC 2971); both servers offer it and log what they got."""
+    client = connect(imap_server, user)
+    offered = client.has_capability("ID")
+    client.logout()
+    if not offered:
+        pytest.skip(f"{imap_server.kind} does not offer ID")
+    append(imap_server, user, mail(1))
+
+    assert len(open_inbox().fetch_new()) == 1
+
+    assert imap_server.log is not None
+    logged = imap_server.log.read_text(errors="replace")
+    assert "ID sent: name=Courier, version=" in logged
