@@ -35,6 +35,8 @@ def holding(tick: Tick) -> SendingHeld | None:
 def hold(tick: Tick, refused: OverLimit, *, waiting: int) -> None:
     """Hold every mail until the limit resets; a line on stderr only when the hold begins."""
     earlier = SENDING_HELD.get(tick.journal)
+    if earlier and earlier["account"] != refused.account:
+        earlier = None  # another account's hold: this one is news
     until = tick.now + refused.wait
     held = SendingHeld(
         account=refused.account,
