@@ -44,7 +44,10 @@ class Budget:
         self.spent += recipients(row)
 
     def save(self, tick: Tick) -> None:
-        """Add this tick's sends to the window and drop what has aged out (one write a tick)."""
+        """Add this tick's sends to the window and drop what has aged out (one write a tick that
+        sent, and none without a budget)."""
+        if self.limit is None:
+            return
         recent = _recent(tick.journal, tick.now)
         if self.spent:
             recent[tick.now.isoformat()] = recent.get(tick.now.isoformat(), 0) + self.spent
