@@ -74,12 +74,13 @@ def release(tick: Tick) -> None:
     )
 
 
-def describe(held: SendingHeld) -> str:
-    """The hold as `courier status` shows it."""
-    return (
-        f"sending is HELD until {_when(datetime.fromisoformat(held['until']))} ({_what(held['means'])}"
-        f" since {_when(datetime.fromisoformat(held['since']))}: {held['reason']}); mail waits, none is lost"
-    )
+def describe(held: SendingHeld, now: datetime) -> str:
+    """The hold as `courier status` shows it; once its time has passed, the next tick tries again."""
+    until = datetime.fromisoformat(held["until"])
+    what = f"({_what(held['means'])} since {_when(datetime.fromisoformat(held['since']))}: {held['reason']})"
+    if now >= until:
+        return f"sending was held until {_when(until)} {what}; the next tick sends again, none is lost"
+    return f"sending is HELD until {_when(until)} {what}; mail waits, none is lost"
 
 
 def _what(means: str) -> str:

@@ -54,7 +54,7 @@ def status_table(deployment: Deployment) -> str:
                 f"game {gid} is QUARANTINED (`courier release {gid}` once fixed): {e}"
                 for gid, e in set_aside.items()
             ),
-            *([describe(held)] if held else []),
+            *([describe(held, datetime.now(UTC))] if held else []),
             *journal_warnings(journal),
             *disk_warnings(deployment.state_dir),
         ]

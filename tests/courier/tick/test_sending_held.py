@@ -19,6 +19,8 @@ import pytest
 
 from courier.backends.smtp import daily_recipients
 from courier.config.deployment import load_deployment
+from courier.journal.meta import SendingHeld
+from courier.tick.held import describe
 from courier.tools.cli import main
 from tests.conftest import Table, address, count_fault, text_of
 from tests.helpers.clock import at
@@ -191,3 +193,18 @@ def test_the_daily_budget_sends_the_earliest_mail_and_the_rest_waits_a_day(
 )
 def test_the_budget_defaults_to_the_providers_limit(settings: dict[str, object], budget: int | None) -> None:
     assert daily_recipients(settings) == budget
+
+
+def test_status_says_a_hold_whose_time_has_passed_is_tried_again_not_still_held() -> None:
+    held = SendingHeld(
+        account="courier@gmail.com",
+        reason="550 5.4.5 Daily user sending limit exceeded",
+        means="limit",
+        since=at(0, 8, 5).isoformat(),
+        until=at(1, 8, 5).isoformat(),
+        waiting=12,
+    )
+    assert describe(held, at(0, 20)).startswith("sending is HELD until 2026-12-02 08:05")
+    passed = describe(held, at(1, 8, 6))
+    assert passed.startswith("sending was held until 2026-12-02 08:05") and "HELD" not in passed
+    assert "the next tick sends again" in passed
