@@ -38,24 +38,13 @@ from courier.mail.compose import (
 )
 from courier.mail.render import RenderError, make_environment, render_event
 from engine.core import Event, LineError
+from tests.helpers.mail_samples import MAIL, ORDER_TEMPLATE
 from tests.helpers.paths import TESTS
 
 GOLDEN = TESTS / "golden"
 UPDATE = os.environ.get("COURIER_UPDATE_GOLDEN") == "1"
 DATE = datetime(2026, 11, 23, 18, 5, tzinfo=UTC)
 DOMAIN = "courier.example.org"
-
-ORDER_TEMPLATE = "# One action line, e.g.: attack Barney / defend / loot / support Agatha / pass\naction: "
-
-MAIL = MailContext(
-    game_id="truce-1",
-    game_title="Truce",
-    phase_label="Round 3 of 10",
-    recipient_name="Agatha",
-    recipient_email="agatha@example.com",
-    deadline_text="Mon 23 Nov 2026 20:00 CET (19:00 UTC)",
-    order_template=ORDER_TEMPLATE,
-)
 
 RECEIPT = ReceiptContext(
     mail=MAIL,

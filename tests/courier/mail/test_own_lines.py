@@ -3,6 +3,7 @@ kinds a composed mail's lines get, and where a pasted quote starts."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,21 +11,14 @@ import pytest
 
 from courier.journal.interface import SENT_LINES_KEPT
 from courier.journal.sqlite import SqliteJournal
-from courier.mail.compose import Composed, MailContext, ReceiptContext, compose
+from courier.mail.compose import Composed, ReceiptContext, compose
 from courier.mail.own_lines import SentLines, html_lines, line_digest, normal_line, without_quoted
 from courier.mail.render import make_environment, templates_root
+from tests.helpers.mail_samples import MAIL
 
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC)
 RECEIPT = ReceiptContext(
-    mail=MailContext(
-        game_id="truce-1",
-        game_title="Truce",
-        phase_label="Round 3 of 10",
-        recipient_name="Agatha",
-        recipient_email="agatha@example.com",
-        deadline_text="Mon 23 Nov 2026 20:00 CET (19:00 UTC)",
-        order_template="# One action line, e.g.: attack Barney / defend / loot\naction:",
-    ),
+    mail=replace(MAIL, order_template="# One action line, e.g.: attack Barney / defend / loot\naction:"),
     orders=["support Émile"],
     standing=["support Émile"],
 )
