@@ -5,7 +5,7 @@ It keeps spreadsheets in memory, logs every request (``FakeSheets.requests``), i
 ``POST /token`` to a service-account credential whose ``token_uri`` points here and refuses API calls
 without one, honours ``valueInputOption`` (USER_ENTERED turns "=1+1" into a ``Formula`` and "01067"
 into 1067; RAW stores what it got), enforces grid limits like Google, and can answer the next API
-requests with an error (``fail_next``). Cells are stored unformatted: seed a timestamp as its serial
+requests with a fault (below). Cells are stored unformatted: seed a timestamp as its serial
 number, and a cell whose display differs from its value as ``Formatted(value, text)`` (a time 20:00 is
 ``Formatted(0.8333333333333334, "20:00")``). ``spreadsheets.get`` serves grid data (formattedValue,
 effectiveValue, userEnteredValue per cell) when ``includeGridData=true`` or a ``fields`` mask asks for
@@ -13,7 +13,23 @@ it, and applies the mask (unknown field names are refused like Google refuses th
 ``spreadsheets.batchUpdate`` knows addSheet (with a chosen ``sheetId`` or not), appendDimension and
 updateCells (``fields=userEnteredValue``), applied in order, all or none.
 Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``; outside
-pytest, ``serve_sheets()`` and ``write_credentials()``."""
+pytest, ``serve_sheets()`` and ``write_credentials()``.
+
+Fault injection (for the client's retry tests; ``kind`` picks requests: None any, "read", "write",
+"metadata", ":batchUpdate", "values:batchUpdate", "values:batchGet"...; /token is never hit):
+
+- ``fail_next(count, status=500, kind=None)``: Google's JSON error (500 INTERNAL, 503 UNAVAILABLE,
+  429 the quota message...), nothing performed;
+- ``lose_answers(count, kind=None, delay=0.0)``: performed and kept, then the connection closes
+  without an answer (after ``delay`` s: past the client's timeout it sees a timeout instead);
+- ``storm(count=None, seconds=None)``: 429 RESOURCE_EXHAUSTED for the next ``count`` requests or for
+  ``seconds`` of the server's clock (``set_clock``), nothing performed;
+- ``html_error_next(status=502, count=1, kind=None)``: Google's front-end HTML page (502, 413, 408,
+  504), nothing performed;
+- ``as_uploaded_xlsx(key)``: 400 FAILED_PRECONDITION "This operation is not supported for this
+  document" for every call on that spreadsheet;
+- ``missing_scope(keep=())``: every token holds only ``keep``; a call needing more answers 403
+  PERMISSION_DENIED "Request had insufficient authentication scopes."."""
 
 from __future__ import annotations
 
@@ -23,7 +39,8 @@ import functools
 import json
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -34,6 +51,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from google.oauth2 import service_account
+
+from tests.servers.sheets_errors import ApiError, Reply, scope_insufficient
+from tests.servers.sheets_faults import Faults, matches
 
 __all__ = [
     "FakeSheets",
@@ -53,12 +73,9 @@ __all__ = [
 SERVICE_ACCOUNT = "courier@courier-test.iam.gserviceaccount.com"
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _CELL = re.compile(r"^([A-Z]*)(\d*)$")
-
-
-class ApiError(Exception):
-    def __init__(self, code: int, status: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.status, self.message = code, status, message
+_AUTH = "https://www.googleapis.com/auth/"
+_WRITE_SCOPES = frozenset(_AUTH + s for s in ("spreadsheets", "drive", "drive.file"))
+_READ_SCOPES = _WRITE_SCOPES | {_AUTH + "spreadsheets.readonly", _AUTH + "drive.readonly"}
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,7 @@ class Spreadsheet:
     time_zone: str = "UTC"
     tabs: list[Tab] = field(default_factory=list)
     forbidden: bool = False  # not shared with the service account: 403
+    uploaded_xlsx: bool = False  # an uploaded Excel file, not converted: 400 FAILED_PRECONDITION
 
     def tab(self, title: str) -> Tab:
         for tab in self.tabs:
@@ -120,8 +138,19 @@ class FakeSheets:
     token_lifetime: int = 3600
     tokens: list[str] = field(default_factory=list)
     url: str = ""
-    _failures: list[int] = field(default_factory=list)
+    faults: Faults = field(default_factory=Faults)
+    clock: Callable[[], float] = time.time  # the server's clock: token expiry, quota minutes, storms
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.faults.clock = self.now
+
+    def now(self) -> float:
+        return self.clock()
+
+    def set_clock(self, clock: Callable[[], float]) -> None:
+        """Run the server on ``clock`` (seconds, like ``time.time``), so a test can advance it."""
+        self.clock = clock
 
     # --- for tests ---------------------------------------------------------------------------------
 
@@ -145,23 +174,50 @@ class FakeSheets:
     def titles(self, key: str) -> list[str]:
         return [tab.title for tab in self.spreadsheets[key].tabs]
 
-    def fail_next(self, count: int, status: int = 500) -> None:
-        """Answer the next ``count`` API requests (not /token) with ``status``."""
-        self._failures.extend([status] * count)
+    # --- fault injection (kinds: see tests/servers/sheets_faults.py) ---------------------------------
+
+    def fail_next(self, count: int, status: int = 500, *, kind: str | None = None) -> None:
+        """Answer the next ``count`` API requests (of ``kind``; never /token) with ``status`` in
+        Google's JSON error shape (500 INTERNAL, 503 UNAVAILABLE, 429 the quota message...), without
+        performing them."""
+        self.faults.fail(count, status, kind)
+
+    def lose_answers(self, count: int, *, kind: str | None = None, delay: float = 0.0) -> None:
+        """Perform the next ``count`` API requests of ``kind`` as usual (their changes are kept), then
+        close the connection without an answer, after ``delay`` seconds (past a client's timeout, the
+        client gives up first): the client sees a connection error or a timeout."""
+        self.faults.lose(count, kind, delay)
+
+    def storm(self, count: int | None = None, *, seconds: float | None = None) -> None:
+        """A 429 storm: the next ``count`` API requests, or every one for ``seconds`` by the server's
+        clock (or until both run out), answer 429 RESOURCE_EXHAUSTED with Google's quota message."""
+        self.faults.storm(count, seconds)
+
+    def html_error_next(self, status: int = 502, count: int = 1, *, kind: str | None = None) -> None:
+        """Answer the next ``count`` API requests of ``kind`` with Google's front-end HTML error page
+        (502, 413, 408, 504...; text/html, ~1.7 KB), without performing them."""
+        self.faults.html(count, status, kind)
+
+    def as_uploaded_xlsx(self, key: str) -> None:
+        """The spreadsheet ``key`` is an uploaded .xlsx file: every Sheets API call on it answers 400
+        FAILED_PRECONDITION "This operation is not supported for this document"."""
+        self.spreadsheets[key].uploaded_xlsx = True
+
+    def missing_scope(self, keep: Sequence[str] = ()) -> None:
+        """Every access token (issued or to come) holds only the scopes ``keep``: an API call that
+        needs another answers 403 PERMISSION_DENIED "Request had insufficient authentication
+        scopes." (keep ``.../auth/spreadsheets.readonly`` and reads still work)."""
+        self.faults.scopes_left = frozenset(keep)
 
     def api_calls(self, kind: str | None = None) -> list[Logged]:
         """Logged API requests, e.g. kind "values:batchGet", "values:batchUpdate", ":batchUpdate",
-        "metadata" (spreadsheets.get)."""
+        "metadata" (spreadsheets.get), "read", "write"."""
         calls = [r for r in self.requests if r.path.startswith("/v4/")]
-        if kind == "metadata":
-            return [r for r in calls if r.method == "GET" and "/values" not in r.path]
-        if kind == ":batchUpdate":
-            return [r for r in calls if r.path.endswith(":batchUpdate") and "/values" not in r.path]
-        return [r for r in calls if kind is None or r.path.endswith(kind)]
+        return [r for r in calls if matches(kind, r.method, r.path)]
 
     # --- serving -----------------------------------------------------------------------------------
 
-    def handle(self, method: str, target: str, body: bytes, headers: Mapping[str, str]) -> tuple[int, Any]:
+    def handle(self, method: str, target: str, body: bytes, headers: Mapping[str, str]) -> Reply:
         """One request; ``headers`` with lower-case names."""
         parts = urlsplit(target)
         query = parse_qs(parts.query, keep_blank_values=True)
@@ -172,19 +228,19 @@ class FakeSheets:
             else text
         )
         with self._lock:
-            self.requests.append(Logged(method, unquote(parts.path), query, parsed))
+            path = unquote(parts.path)
+            self.requests.append(Logged(method, path, query, parsed))
             try:
                 if parts.path == "/token":
-                    return 200, self._token(parse_qs(text))
-                if self._failures:
-                    status = self._failures.pop(0)
-                    raise ApiError(
-                        status, "UNAVAILABLE" if status >= 500 else "RESOURCE_EXHAUSTED", "injected"
-                    )
-                self._authorise(headers.get("authorization", ""))
-                return 200, self._route(method, parts.path, query, parsed)
+                    return Reply(200, self._token(parse_qs(text)))
+                injected = self.faults.before(method, path)
+                if injected is not None:
+                    return injected
+                self._authorise(headers.get("authorization", ""), method)
+                reply = Reply(200, self._route(method, parts.path, query, parsed))
             except ApiError as e:
-                return e.code, {"error": {"code": e.code, "message": e.message, "status": e.status}}
+                reply = Reply(e.code, e.body())
+            return reply if parts.path == "/token" else self.faults.after(method, path, reply)
 
     def _token(self, form: Mapping[str, list[str]]) -> dict[str, Any]:
         if (
@@ -195,9 +251,12 @@ class FakeSheets:
         self.tokens.append(f"fake-token-{len(self.tokens) + 1}")
         return {"access_token": self.tokens[-1], "expires_in": self.token_lifetime, "token_type": "Bearer"}
 
-    def _authorise(self, header: str) -> None:
+    def _authorise(self, header: str, method: str) -> None:
         if header.removeprefix("Bearer ") not in self.tokens:
             raise ApiError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+        held = self.faults.scopes_left
+        if held is not None and not held & (_READ_SCOPES if method == "GET" else _WRITE_SCOPES):
+            raise scope_insufficient("google.apps.sheets.v4.SpreadsheetsService")
 
     def _route(self, method: str, path: str, query: dict[str, list[str]], body: Any) -> Any:
         match = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(:batchUpdate|/values:\w+|/values/([^/]+))?", path)
@@ -208,6 +267,8 @@ class FakeSheets:
             raise ApiError(404, "NOT_FOUND", "Requested entity was not found.")
         if self.spreadsheets[key].forbidden:
             raise ApiError(403, "PERMISSION_DENIED", "The caller does not have permission")
+        if self.spreadsheets[key].uploaded_xlsx:
+            raise ApiError(400, "FAILED_PRECONDITION", "This operation is not supported for this document")
         working = copy.deepcopy(self.spreadsheets[key])  # every request applies whole or not at all
         answer = _dispatch(working, method, tail, raw_range, query, body)
         self.spreadsheets[key] = working
@@ -572,17 +633,26 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        status, answer = self.server.fake.handle(
+        reply = self.server.fake.handle(
             self.command, self.path, body, {k.lower(): v for k, v in self.headers.items()}
         )
-        payload = json.dumps(answer).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        if reply.lose is not None:  # performed, but the client gets nothing: close the connection
+            time.sleep(reply.lose)
+            self.close_connection = True
+            return
+        if reply.html is not None:
+            payload, kind = reply.html.encode(), "text/html; charset=UTF-8"
+        else:
+            payload, kind = json.dumps(reply.body).encode(), "application/json; charset=UTF-8"
+        self.send_response(reply.status)
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(payload)))
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(payload)
 
-    do_GET = do_POST = do_PUT = _serve
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _serve
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
