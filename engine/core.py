@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import itertools
 import random
 import re
 import unicodedata
@@ -35,6 +36,7 @@ __all__ = [
     "Picture",
     "Played",
     "QuietRounds",
+    "Ranked",
     "Resolution",
     "Ruleset",
     "SilentInTurn",
@@ -45,6 +47,7 @@ __all__ = [
     "fold",
     "match_name",
     "play_phase",
+    "rank_by",
     "rng_for",
     "settle_silent",
     "visible_to",
@@ -312,6 +315,16 @@ class Standing(Protocol):
 
 
 @runtime_checkable
+class Ranked(Protocol):
+    """Optional: the standings as the game stands, for a game the organiser ends before its end:
+    the players best first by the game's own measure (Truce's Supply, Diplomacy's centres), those
+    sharing a place in one tuple, the first place as ``winners`` and a ``reason`` saying the measure.
+    Without it the shell ranks by the order of ``ledger`` rows, which is no standing."""
+
+    def standings(self, state: Any) -> Outcome: ...
+
+
+@runtime_checkable
 class Amendable(Protocol):
     """Optional: options the organiser may change mid-game by editing Config (Truce's ``rounds``,
     Monarchs' ``turns``); ``ValueError`` says why a value cannot apply (fewer rounds than played)."""
@@ -369,6 +382,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     SilentInTurn,
     OwnRequests,
     OtherRequests,
+    Ranked,
 )
 
 
@@ -533,6 +547,13 @@ def settle_silent(
         submissions[player] = silent(state, player)
         state, _ = ruleset.immediate(state, submissions[player])
     return state, submissions
+
+
+def rank_by(players: Iterable[str], score: Callable[[str], Any]) -> tuple[tuple[str, ...], ...]:
+    """Players best first by ``score`` (higher is better); equal scores share a place, in the order
+    given. For ``Ranked.standings``."""
+    ordered = sorted(players, key=score, reverse=True)  # stable: ties keep the order given
+    return tuple(tuple(group) for _, group in itertools.groupby(ordered, key=score))
 
 
 # --- names as players type them -------------------------------------------------------------

@@ -21,6 +21,7 @@ from engine.core import (
     Simulated,
     Submission,
     one_role,
+    rank_by,
 )
 from engine.diplomacy import _bot
 from engine.diplomacy._events import CentresCounted, DrawAgreed, GameWon, OrderResolved, PhaseBegun
@@ -145,6 +146,19 @@ class Diplomacy(Game):
 
     def outcome(self, state: DiplomacyState) -> Outcome | None:
         return state.result
+
+    def standings(self, state: DiplomacyState) -> Outcome:
+        """Most supply centres first, as a game stopped short is scored."""
+        position = state.position
+
+        def centres(player: str) -> int:
+            return len(position.centres_of(state.powers[player]))
+
+        ranking = rank_by(state.powers, centres)
+        leaders = ranking[0] if ranking else ()
+        named = ", ".join(f"{p} ({state.powers[p]})" for p in leaders)
+        count = centres(leaders[0]) if leaders else 0
+        return Outcome(ranking, leaders, f"{named}: the most supply centres, {count}")
 
     def pictures(self, state: DiplomacyState, viewer: str | None) -> list[Picture]:
         """The standard board after the last phase with its orders, the same for every viewer:

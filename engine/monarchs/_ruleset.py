@@ -21,9 +21,10 @@ from engine.core import (
     Resolution,
     Simulated,
     Submission,
+    rank_by,
 )
 from engine.monarchs import _bot
-from engine.monarchs._board import NATIONS
+from engine.monarchs._board import CENTRE, NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
     CHOICES,
@@ -271,6 +272,22 @@ class Monarchs(Game):
 
     def outcome(self, state: MonarchsState) -> Outcome | None:
         return Outcome(state.ranking, state.winners, state.reason) if state.finished else None
+
+    def standings(self, state: MonarchsState) -> Outcome:
+        """The monarchs as the board ranks their nations (score, the centre, hexes held), ties
+        sharing a place; a courtier's score needs the monarchs' guesses, so courtiers are not ranked."""
+        position = state.position
+
+        def board(player: str) -> tuple[int, bool, int]:
+            nation = state.monarchs[player]
+            return state.scores[nation], position.owners[CENTRE] == nation, len(position.hexes_of(nation))
+
+        ranking = rank_by((state.monarch_of(n) for n in NATIONS), board)
+        leaders = ranking[0] if ranking else ()
+        named = ", ".join(f"{state.monarchs[p].title()} ({p})" for p in leaders)
+        score = state.scores[state.monarchs[leaders[0]]] if leaders else 0
+        courtiers = "; courtiers are not ranked before the monarchs' guesses" if state.court else ""
+        return Outcome(ranking, leaders, f"{named}: the highest score, {score}{courtiers}")
 
     def ledger(self, state: MonarchsState) -> list[dict[str, Any]]:
         show = state.publish_scores or state.finished

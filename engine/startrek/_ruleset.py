@@ -22,6 +22,7 @@ from engine.core import (
     Simulated,
     Submission,
     one_role,
+    rank_by,
 )
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
@@ -190,6 +191,19 @@ class StarTrek(Game):
 
     def outcome(self, state: StarTrekState) -> Outcome | None:
         return state.result
+
+    def standings(self, state: StarTrekState) -> Outcome:
+        """Most supply centres first, as a game stopped short is scored."""
+        position = state.position
+
+        def centres(player: str) -> int:
+            return len(position.centres_of(state.factions[player]))
+
+        ranking = rank_by(state.factions, centres)
+        leaders = ranking[0] if ranking else ()
+        named = ", ".join(f"{p} ({state.factions[p]})" for p in leaders)
+        count = centres(leaders[0]) if leaders else 0
+        return Outcome(ranking, leaders, f"{named}: the most supply centres, {count}")
 
     def ledger(self, state: StarTrekState) -> list[dict[str, Any]]:
         position = state.position

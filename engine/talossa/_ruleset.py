@@ -19,6 +19,7 @@ from engine.core import (
     Simulated,
     Submission,
     match_name,
+    rank_by,
 )
 from engine.reading import Vocabulary, forgiving
 from engine.request import read_request
@@ -225,6 +226,20 @@ class Talossa(Game):
         return Outcome(
             ((state.winner,), others), (state.winner,), f"{country} holds every land that is not free"
         )
+
+    def standings(self, state: TalossaState) -> Outcome:
+        """Most lands first, then most units on them; a fallen country last."""
+        board = Board(state)
+
+        def holding(player: str) -> tuple[int, int]:
+            lands = board.lands_of(player)
+            return len(lands), sum(board.units(k) for k in lands)
+
+        ranking = rank_by((c.player for c in state.countries), holding)
+        leaders = ranking[0] if ranking else ()
+        named = ", ".join(f"{state.country(p).name} ({p})" for p in leaders)
+        lands = holding(leaders[0])[0] if leaders else 0
+        return Outcome(ranking, leaders, f"{named}: the most lands, {lands}")
 
     # --- the public view ------------------------------------------------------------------------
 

@@ -127,6 +127,10 @@ class Truce(Game):
     def outcome(self, state: TruceState) -> Outcome | None:
         return decide(state) if state.finished else None
 
+    def standings(self, state: TruceState) -> Outcome:
+        """As the game would end now: most Supply, then most supporters in the last round."""
+        return decide(state)
+
     def ledger(self, state: TruceState) -> list[dict[str, Any]]:
         return ledger_rows(state)
 

@@ -8,7 +8,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.chart import standings_chart
-from engine.core import Event, Game, Outcome, Phase, Picture, Played, Resolution, Simulated, Submission
+from engine.core import (
+    Event,
+    Game,
+    Outcome,
+    Phase,
+    Picture,
+    Played,
+    Resolution,
+    Simulated,
+    Submission,
+    rank_by,
+)
 from engine.reading import Vocabulary, forgiving
 from engine.request import read_request
 from engine.veneer import _bot
@@ -104,6 +115,19 @@ class Veneer(Game):
 
     def outcome(self, state: VeneerState) -> Outcome | None:
         return decide(state)
+
+    def standings(self, state: VeneerState) -> Outcome:
+        """The living by coins, most first (targets are secret, coins are on the Ledger); the
+        eliminated last."""
+
+        def coins(player: str) -> tuple[bool, int]:
+            seat = state.seat(player)
+            return seat.alive, seat.coins
+
+        ranking = rank_by(state.names, coins)
+        leaders = ranking[0] if ranking else ()
+        count = state.seat(leaders[0]).coins if leaders else 0
+        return Outcome(ranking, leaders, f"{', '.join(leaders)}: the most coins, {count}")
 
     def ledger(self, state: VeneerState) -> list[dict[str, Any]]:
         return ledger_rows(state)
