@@ -9,13 +9,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
+from typing import Any
 
 from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
 from courier.state.newcomers import participants
-from engine.core import Outcome, fold
+from engine.core import Outcome, Ranked, Ruleset, fold
 
 
 def pause(step: Step, command: Command) -> str:
@@ -130,7 +131,7 @@ def rollback(step: Step, command: Command) -> str:
 
 def replace(step: Step, command: Command) -> str:
     step.running()
-    seat = step.seat(command.name, left_too=True)
+    seat = step.seat(command.name)
     config = step.loaded.config
     taken = config.player_by_email(command.email)
     if taken is not None:
@@ -197,7 +198,7 @@ def bot(step: Step, command: Command) -> str:
     """The game's bot takes the seat, as `Email` = `bot` in the Players tab would: the player's mail
     stops counting and they get no more mail; the bot plays it from the next deadline."""
     step.running()
-    seat = step.seat(command.name, left_too=True)
+    seat = step.seat(command.name)
     config = step.loaded.config
     old = next(p for p in config.players if p.name == seat)
     if old.bot:
@@ -225,34 +226,34 @@ def kick(step: Step, command: Command) -> str:
 
 
 def end(step: Step, command: Command) -> str:
+    """One mail to each player with the standings as they are (the game's own, ``final_standings``),
+    no results (no round was resolved) and no order form; the game is over from now on."""
     step.running()
     config = step.loaded.config
     ruleset = config.ruleset
     state = ruleset.from_json(step.row.state)
-    ranking = tuple((str(r.get("Player", "")),) for r in ruleset.ledger(state) if r.get("Player"))
-    outcome = ruleset.outcome(state) or Outcome(ranking, (), "ended by the organiser")
-    before = step.row
-    step.tell_all(
-        f"The organiser has ended the game during {step.phase_label()}: the ranking so far is final."
-    )
+    outcome = final_standings(ruleset, state)
+    prefix = round_key(step.tick.journal, step.row)
     step.save(deadline=None, finished=True)
-    prefix = round_key(step.tick.journal, before)
     for player in participants(config, step.row):
         key = f"{prefix}/ended/{player.name}"
-        message = step.tick.mailer.report(
-            config,
-            player,
-            resolved_label=ruleset.phase(state).label,
-            after=step.row,
-            state=state,
-            events=(),
-            submissions={},
-            outcome=outcome,
-            key=key,
-        )
+        message = step.tick.mailer.ended(config, player, row=step.row, state=state, outcome=outcome, key=key)
         step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="game_over")
-    step.history("Game ended by the organiser")
-    return "done. Everybody has the final report with the ranking so far."
+    step.history(f"Game ended by the organiser during {ruleset.phase(state).label}")
+    leaders = ", ".join(outcome.winners) or "nobody"
+    return f"done. Everybody has the final standings; first: {leaders}."
+
+
+def final_standings(ruleset: Ruleset, state: Any) -> Outcome:
+    """The game's outcome if it has one; else its standings as it stands (``Ranked``); else, for a
+    game without them, the Ledger's order with nobody named winner."""
+    outcome = ruleset.outcome(state)
+    if outcome is not None:
+        return outcome
+    if isinstance(ruleset, Ranked):
+        return ruleset.standings(state)
+    ranking = tuple((str(r["Player"]),) for r in ruleset.ledger(state) if r.get("Player"))
+    return Outcome(ranking, (), "the game has no standings of its own: in the Ledger's order")
 
 
 def message(step: Step, command: Command) -> str:

@@ -269,7 +269,8 @@ def player_commands(
                 asked.answers.append(apply_player(asked, command))
                 asked.answers.extend(asked.more)
                 asked.more.clear()
-            topic = CONFIRM_TOPIC if waiting else _topic(commands, replying=bool(replying))
+            refused = any(": refused, " in line for line in asked.answers)
+            topic = CONFIRM_TOPIC if waiting else _topic(commands, replying=bool(replying), refused=refused)
             answer(db, topic=topic, lines=asked.answers, block=asked.block)
             status = "ignored" if problem else "used"
             db.settle_input(item.id, status=status, game=row.id, player=player.name, note="commands")
@@ -317,7 +318,7 @@ def _starts_with_command(text: str) -> bool:
     return first_verb(text) is not None
 
 
-def _topic(commands: list[Command], *, replying: bool) -> str:
+def _topic(commands: list[Command], *, replying: bool, refused: bool) -> str:
     if replying and not commands:
         return "Your reply to press"
     verbs = {c.verb for c in commands}
@@ -325,4 +326,6 @@ def _topic(commands: list[Command], *, replying: bool) -> str:
         return "Your status"
     if verbs == {"help"}:
         return "How to play by mail"
-    return "Press sent" if verbs == {"press"} else "Your commands"
+    if verbs == {"press"}:  # a refused press was not sent: its subject must not say so
+        return "Press not sent" if refused else "Press sent"
+    return "Your commands: not all done" if refused else "Your commands"

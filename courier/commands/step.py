@@ -10,9 +10,11 @@ from datetime import datetime
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow, Transaction
 from courier.state.context import LoadedGame, Tick
-from courier.state.control import control, kicked, put_control, seat_label
+from courier.state.control import control, kicked, put_control
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
+from courier.state.seats import NoSuchSeat, Seats, seats_of
+from engine.core import awaiting_seen
 
 
 class Refused(Exception):
@@ -63,17 +65,17 @@ class Step:
         ruleset = self.loaded.config.ruleset
         return ruleset.phase(ruleset.from_json(self.row.state)).label
 
-    def seat(self, name: str, *, left_too: bool = False) -> str:
-        """The seat a name means: a player's name, a nickname, or a substitute's own name (with
-        ``left_too``, also a seat whose player left: a substitute may take it)."""
-        wanted = name.strip().casefold()
-        row = replace(self.row, setup={**self.row.setup, "kicked": []}) if left_too else self.row
-        for player in participants(self.loaded.config, row):
-            names = {player.name, *player.nicknames, seat_label(self.row, player.name)}
-            if wanted in {n.casefold() for n in names}:
-                return player.name
-        seats = ", ".join(p.name for p in participants(self.loaded.config, self.row))
-        raise Refused(f"no player {name!r} in this game; the players are {seats}")
+    def seat(self, name: str) -> str:
+        """The seat a name means, read as orders read names (``courier.state.seats``): a player's
+        name or its beginning, a nickname, a substitute's own name, the role the Ledger shows. A seat
+        whose player left answers too: the command says what that means for it."""
+        try:
+            return self.seats().find(name)
+        except NoSuchSeat as e:
+            raise Refused(str(e)) from None
+
+    def seats(self) -> Seats:
+        return seats_of(self.loaded.config.players, self.row, self.loaded.config.ruleset)
 
     def running(self) -> None:
         if self.row.finished:
@@ -100,11 +102,13 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
         return ["The game is over."], ""
     mine = standing.get(player.name)
     orders: list[str] = list(mine[0].get("orders", [])) if mine else []
-    silent = sorted(ruleset.awaiting(state) - standing.keys() - kicked(row))
+    seen = awaiting_seen(ruleset, state, player.name)  # the game may keep some silences private
+    silent = sorted(seen - standing.keys() - kicked(row))
+    of_whom = "" if seen == ruleset.awaiting(state) else ", of those this game lets you know about"
     lines = [
         f"Phase: {ruleset.phase(state).label}. Deadline: {when}.",
         "Your orders on file: " + ("; ".join(orders) if orders else "none yet."),
-        "Not written yet: " + (", ".join(silent) if silent else "nobody") + ".",
+        f"Not written yet{of_whom}: " + (", ".join(silent) if silent else "nobody") + ".",
         "Your view of the game, as the order form shows it:",
     ]
     return lines, ruleset.order_template(state, player.name)
