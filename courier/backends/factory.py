@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from courier.backends.base import Inbox, Transport, Workbook
 from courier.backends.kinds import INBOX, OUTBOX, SHEETS, find_kind, kinds_of
+from courier.backends.sheets_quota import SheetsQuota
 
 
 def open_inbox(settings: dict[str, Any], *, last_uid: Callable[[str], int]) -> Inbox:
@@ -23,10 +24,15 @@ def open_transport(settings: dict[str, Any]) -> Transport:
 
 
 def open_workbook(
-    *, workbook: Path | None, sheet: str | None, sheets: dict[str, Any], timezone: str = "UTC"
+    *,
+    workbook: Path | None,
+    sheet: str | None,
+    sheets: dict[str, Any],
+    timezone: str = "UTC",
+    quota: SheetsQuota | None = None,
 ) -> Workbook:
     """The game's local workbook (read in ``timezone``) or its Google Sheet (which knows its zone);
-    ``sheets`` is the deployment's [sheets] table."""
+    ``sheets`` is the deployment's [sheets] table, ``quota`` the tick's budget of Sheets requests."""
     chosen = {"sheet": sheet, "workbook": workbook}  # a [[game]] names exactly one
     kind = next(k for k in kinds_of(SHEETS) if chosen.get(k.game_key) is not None)
-    return cast(Workbook, kind.opener(chosen[kind.game_key], sheets, timezone=timezone))
+    return cast(Workbook, kind.opener(chosen[kind.game_key], sheets, timezone=timezone, quota=quota))

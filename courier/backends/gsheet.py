@@ -19,22 +19,30 @@ a time reads "20:00", a number formatted 00000 reads "01067". Form timestamps ar
 beneath (effectiveValue, a serial date) and converted in the spreadsheet's time zone, since their
 display follows the spreadsheet's locale.
 
-Rate limits and server errors are retried with bounded, doubling backoff; after that the tick gives up
-on this game with ``TransientError`` and nothing is lost (the journal is the source of truth).
+Every request goes through the tick's ``SheetsQuota`` (courier/backends/sheets_quota.py), one for
+all games: it paces requests to the quota, waits after rate limits (429), timeouts (408), server
+errors and lost answers with jittered, doubling backoff, and bounds the tick's waiting; a game it
+does not reach, or whose request keeps failing, raises ``TransientError`` and nothing is lost (the
+journal is the source of truth). Writes are safe to retry: values are written RAW to fixed ranges
+(the same result twice), and when the answer to a ``spreadsheets.batchUpdate`` that adds a tab was
+lost and its retry is refused because the tab "already exists", the sheet is read again: the tab
+with the id this write chose means the write was done (Google applies a batchUpdate whole or not
+at all). Every refusal becomes one line saying what to do (``_refusal``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import math
 import os
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from datetime import time as clock_time
 from decimal import Decimal
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -66,6 +74,7 @@ from courier.backends.sheet_tables import (
     player_cells,
     text,
 )
+from courier.backends.sheets_quota import Kind, SheetsQuota
 
 __all__ = ["GOOGLE_API", "GoogleSheet"]
 
@@ -80,8 +89,8 @@ READ_FIELDS = (
     "data(startRow,startColumn,rowData(values(formattedValue,effectiveValue))))"
 )
 NEW_TAB_GRID = (1000, 26)  # rows, columns: what Google gives a tab made in the browser
-MAX_BACKOFF = 30.0  # seconds; a tick must end long before cron starts the next
-TIMEOUT = 30.0
+RETRIED = frozenset({408, 429})  # with every 5xx: the request may go again (lost answers too)
+TOKEN_URI = "https://oauth2.googleapis.com/token"
 
 T = TypeVar("T")
 _N = TypeVar("_N", int, float)
@@ -108,21 +117,29 @@ class _Metadata:
 class GoogleSheet:
     """A ``Workbook`` over the Google Sheet ``key``, with the deployment's ``[sheets]`` settings:
     ``credentials_file`` (else the environment variables in ``CREDENTIAL_ENV``), ``api_base``
-    (another server standing in for https://sheets.googleapis.com), ``retries`` and ``backoff``."""
+    (another server standing in for https://sheets.googleapis.com), ``timeout``, and the quota's
+    (``SheetsQuota``). ``quota``: the tick's, shared by its games; else one of its own (``sleep``
+    stands in for ``time.sleep`` in it)."""
 
     def __init__(
-        self, key: str, settings: Mapping[str, Any], *, sleep: Callable[[float], None] = time.sleep
+        self,
+        key: str,
+        settings: Mapping[str, Any],
+        *,
+        quota: SheetsQuota | None = None,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.key = key
-        self._retries = _number(settings, "retries", int)
-        self._backoff = _number(settings, "backoff", float)
-        self._sleep = sleep
+        self._quota = SheetsQuota(settings, sleep=sleep) if quota is None else quota
+        self._timeout = _number(settings, "timeout", float)
         self._key_file = _credentials_path(settings)
         credentials = _load_credentials(self._key_file)
         self._account = str(credentials.service_account_email)
+        self._token_uri = str(getattr(credentials, "_token_uri", None) or TOKEN_URI)
+        self._api_base = str(settings.get("api_base") or GOOGLE_API)
         session = _Session(credentials, api_base=settings.get("api_base"))
         self._api = gspread.Client(auth=credentials, session=session).http_client
-        self._api.set_timeout(TIMEOUT)
+        self._api.set_timeout(self._timeout)
         self._meta: _Metadata | None = None
         self._extents: dict[str, Extent] = {}  # Ledger and History as last read or written
         self._tables: dict[str, Table] | None = None  # every tab as last read
@@ -204,7 +221,7 @@ class GoogleSheet:
         """The whole spreadsheet in one ``spreadsheets.get``: tabs, time zone and every cell, with
         what each tab extends to (for ``write_public``)."""
         params: dict[str, Any] = {"includeGridData": "true", "fields": READ_FIELDS}
-        raw = self._call(lambda: self._api.fetch_sheet_metadata(self.key, params=params))
+        raw = self._call("read", lambda: self._api.fetch_sheet_metadata(self.key, params=params))
         self._meta = _parse_metadata(self.key, raw)
         tables = {str(sheet["properties"]["title"]): _parse_table(sheet) for sheet in raw.get("sheets", [])}
         self._extents = {title: _extent(table.rows) for title, table in tables.items()}
@@ -239,7 +256,11 @@ class GoogleSheet:
             for title, placed in cells.items()
             for at, value in sorted(placed.items())
         ]
-        self._call(lambda: self._api.batch_update(self.key, {"requests": changes + writes}))
+        try:
+            self._call("write", lambda: self._api.batch_update(self.key, {"requests": changes + writes}))
+        except _LostAnswer as e:
+            self._landed(new_tabs, e)
+            return
         for tab in new_tabs.values():
             self._extents[tab.title] = (0, 0)
         meta.tabs.update(new_tabs)
@@ -293,48 +314,155 @@ class GoogleSheet:
         ]
         if data:
             body = {"valueInputOption": "RAW", "data": data}
-            self._call(lambda: self._api.values_batch_update(self.key, body))
+            self._call("write", lambda: self._api.values_batch_update(self.key, body))
 
-    def _call(self, request: Callable[[], T]) -> T:
-        """``request()``, retried on rate limits, server errors and network trouble."""
-        problem = ""
-        for attempt in range(self._retries + 1):
-            if attempt:
-                self._sleep(min(self._backoff * 2 ** (attempt - 1), MAX_BACKOFF))
-            try:
-                return request()
-            except gspread.exceptions.APIError as e:
-                status = e.response.status_code
-                if status != 429 and status < 500:
-                    raise self._refusal(status, e) from e
-                problem = f"HTTP {status} {e.error.get('message', '')}".strip()
-            except RefreshError as e:
-                if not e.retryable:
-                    raise WorkbookError(
-                        f"Google refused the service-account key {self._key_file}: {e}"
-                    ) from e
-                problem = f"token refresh failed: {e}"
-            except (requests.ConnectionError, requests.Timeout, TransportError) as e:
-                problem = f"cannot reach Google Sheets: {e}"
-            log.info("%s: %s (attempt %d of %d)", self.key, problem, attempt + 1, self._retries + 1)
+    def _landed(self, new_tabs: Mapping[str, _Tab], refusal: _LostAnswer) -> None:
+        """The answer to this batchUpdate was lost and its retry refused (a tab "already exists"):
+        read the sheet again. Every tab it adds there with the id it chose means the lost request
+        was done, cells and all (Google applies a batchUpdate whole or not at all)."""
+        meta, _ = self._load()
+        found = [meta.tabs.get(title) for title in new_tabs]
+        if new_tabs and all(tab and tab.sheet_id == new_tabs[tab.title].sheet_id for tab in found):
+            log.info("%s: the write whose answer was lost had been done", self.key)
+            return
         raise TransientError(
-            f"Google Sheets {self.key}: {problem}; gave up after {self._retries + 1} attempts"
+            f"Google Sheets {self.key}: a write whose answer was lost was refused when tried again"
+            f" ({refusal}); the next tick writes it"
         )
 
+    def _call(self, kind: Kind, request: Callable[[], T]) -> T:
+        """``request()`` within the tick's quota, tried again after a rate limit, a timeout, a
+        server error or a lost answer for as long as the quota allows."""
+        attempts, lost = 0, False
+        while True:
+            self._quota.take(kind)
+            attempts += 1
+            try:
+                answer = request()
+            except gspread.exceptions.APIError as e:
+                status = e.response.status_code
+                if status not in RETRIED and status < 500:
+                    refusal = self._refusal(status, e)
+                    raise (_LostAnswer(str(refusal)) if lost else refusal) from e
+                problem, lost = _status_line(e), lost or status != 429  # a 5xx may have been done
+            except RefreshError as e:
+                if not e.retryable:
+                    raise WorkbookError(self._key_refused(e)) from e
+                problem = f"Google's token endpoint {self._token_uri} failed: {_grant_error(e)}"
+            except TransportError as e:  # google-auth's own: only its token requests raise it
+                problem = f"cannot reach Google's token endpoint {self._token_uri}: {_cause(e)}"
+            except requests.Timeout:
+                problem, lost = f"no answer from Google Sheets within {self._timeout:g} s", True
+            except requests.ConnectionError as e:
+                problem, lost = f"cannot reach Google Sheets {self._api_base}: {_cause(e)}", True
+            else:
+                self._quota.succeeded()
+                return answer
+            log.info("%s: %s (attempt %d)", self.key, problem, attempts)
+            if not self._quota.failed(problem):
+                gave_up = f"Google Sheets {self.key}: {problem}; gave up after {attempts} attempts"
+                raise TransientError(gave_up)
+
     def _refusal(self, status: int, error: gspread.exceptions.APIError) -> WorkbookError:
-        message = str(error.error.get("message", ""))
+        """What the organiser can do about a refusal, in one line."""
+        message, reason = _message(error), _reason(error)
         if status == 404:
             return WorkbookError(f"no spreadsheet {self.key}; check the sheet key in the config")
-        if status == 403 and ("has not been used" in message or "disabled" in message):
+        if status == 403 and (reason == "ACCESS_TOKEN_SCOPE_INSUFFICIENT" or "scopes" in message):
+            return WorkbookError(
+                f"the credentials in {self._key_file} lack the spreadsheets scope ({SCOPES[0]}):"
+                " Google refused them for the sheet; use a service-account key, or grant that scope"
+            )
+        disabled = reason == "SERVICE_DISABLED" or "has not been used" in message or "disabled" in message
+        if status == 403 and disabled:
             return WorkbookError(f"enable the Google Sheets API for {self._account}'s project: {message}")
         if status == 403:
             return WorkbookError(
                 f"the sheet {self.key} is not shared with the service account {self._account}; "
                 "share it with that address as an editor"
             )
+        if status == 400 and error.error.get("status") == "FAILED_PRECONDITION":
+            return WorkbookError(
+                f"the sheet {self.key} is an uploaded Excel file, which the Sheets API cannot use: convert it"
+                " to a Google Sheet (File → Save as Google Sheets) and put the new sheet's key in the config"
+            )
         if status == 401:
             return WorkbookError(f"Google rejected the credentials in {self._key_file}: {message}")
-        return WorkbookError(f"Google Sheets {self.key} refused a request (HTTP {status}): {message}")
+        return WorkbookError(f"Google Sheets {self.key} refused a request ({_status_line(error)})")
+
+    def _key_refused(self, error: RefreshError) -> str:
+        words = _grant_error(error)
+        hint = ""
+        if words.startswith("invalid_grant"):
+            hint = "; the key may have been deleted or disabled, or this machine's clock is wrong"
+        return f"Google refused the service-account key {self._key_file}: {words}{hint}"
+
+
+class _LostAnswer(WorkbookError):
+    """A request refused when tried again after its first answer was lost: it may have been done."""
+
+
+# --- errors in words ---------------------------------------------------------------------------------
+
+
+def _is_json(error: gspread.exceptions.APIError) -> bool:
+    """False when the answer was not the API's JSON (an HTML page from a proxy or Google's front end)."""
+    return not str(error.error.get("status", "")).startswith("invalid JSON")
+
+
+def _message(error: gspread.exceptions.APIError) -> str:
+    return _one_line(str(error.error.get("message", ""))) if _is_json(error) else ""
+
+
+def _reason(error: gspread.exceptions.APIError) -> str:
+    """The ErrorInfo reason Google gives in ``details`` (``ACCESS_TOKEN_SCOPE_INSUFFICIENT``)."""
+    details = error.error.get("details") or []
+    return next((str(d.get("reason", "")) for d in details if isinstance(d, dict) and d.get("reason")), "")
+
+
+def _status_line(error: gspread.exceptions.APIError) -> str:
+    """``HTTP 429 Quota exceeded …``; for an HTML error page, its status only, never the page."""
+    status = error.response.status_code
+    if _is_json(error):
+        return f"HTTP {status} {_message(error)}".strip()
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = error.response.reason or ""
+    return f"HTTP {status} {phrase} (an error page, not an answer of the Sheets API)".replace("  ", " ")
+
+
+def _grant_error(error: RefreshError) -> str:
+    """google-auth's RefreshError as OAuth words: ``invalid_grant (Invalid JWT Signature.)``."""
+    answer = next((a for a in error.args[1:] if isinstance(a, Mapping)), None)
+    if answer and answer.get("error"):
+        described = answer.get("error_description")
+        return f"{answer['error']} ({_one_line(str(described))})" if described else str(answer["error"])
+    first = str(error.args[0]) if error.args else ""
+    if first.lstrip().startswith("<"):
+        return "an error page, not an OAuth answer"
+    try:
+        answer = json.loads(first)
+    except ValueError:
+        return _one_line(first)
+    return _one_line(first) if not isinstance(answer, dict) else str(answer.get("error", first))
+
+
+def _cause(error: BaseException) -> str:
+    """The innermost reason of a network error (``[Errno 111] Connection refused``), one line."""
+    seen: BaseException = error
+    for _ in range(8):
+        inner = seen.__cause__ or getattr(seen, "reason", None)
+        inner = inner or next((a for a in seen.args if isinstance(a, BaseException)), None)
+        if not isinstance(inner, BaseException):
+            break
+        seen = inner
+    return _one_line(str(seen) or type(seen).__name__)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 class _Session(AuthorizedSession):

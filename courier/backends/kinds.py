@@ -146,16 +146,18 @@ def _smtp(settings: Mapping[str, Any]) -> Transport:
     return SmtpTransport(settings)
 
 
-def _workbook(where: str | Path, settings: Mapping[str, Any], *, timezone: str) -> Workbook:
+def _workbook(
+    where: str | Path, settings: Mapping[str, Any], *, timezone: str, quota: Any = None
+) -> Workbook:
     from courier.backends.workbook import XlsxWorkbook
 
     return XlsxWorkbook(Path(where), timezone=timezone)
 
 
-def _gsheet(where: str | Path, settings: Mapping[str, Any], *, timezone: str) -> Workbook:
+def _gsheet(where: str | Path, settings: Mapping[str, Any], *, timezone: str, quota: Any = None) -> Workbook:
     from courier.backends.gsheet import GoogleSheet
 
-    return GoogleSheet(str(where), settings)
+    return GoogleSheet(str(where), settings, quota=quota)  # the tick's SheetsQuota, shared
 
 
 # --- the table ------------------------------------------------------------------------------------
@@ -249,8 +251,34 @@ KINDS: tuple[BackendKind, ...] = (
                 " or $GOOGLE_APPLICATION_CREDENTIALS",
             ),
             Setting("api_base", TEXT, "another server standing in for https://sheets.googleapis.com (tests)"),
-            Setting("retries", WHOLE, "attempts after a failed request", default=3),
-            Setting("backoff", SECONDS, "seconds before the first retry (doubled each time)", default=1.0),
+            Setting(
+                "retries", WHOLE, "attempts after a failed request (429, 408, 5xx, no answer)", default=3
+            ),
+            Setting(
+                "backoff",
+                SECONDS,
+                "seconds before the first retry, doubled each time, plus a random part of it",
+                default=1.0,
+            ),
+            Setting("timeout", SECONDS, "seconds to wait for an answer", default=30),
+            Setting(
+                "reads_per_minute",
+                WHOLE,
+                "read requests a minute, all games together (Google allows 60 per user)",
+                default=48,
+            ),
+            Setting(
+                "writes_per_minute",
+                WHOLE,
+                "write requests a minute, all games together (Google allows 60 per user)",
+                default=48,
+            ),
+            Setting(
+                "wait",
+                SECONDS,
+                "most seconds a tick waits for Google in all; the games left go first next tick",
+                default=60,
+            ),
         ),
         _gsheet,
         game_key="sheet",

@@ -172,6 +172,9 @@ SENDING_HELD: MetaKind[SendingHeld] = MetaKind(
 SENT_RECIPIENTS: MetaKind[dict[str, int]] = MetaKind(
     "outbox/sent", "tick time → recipients sent then, the last 24 hours", _sorted_json, json.loads
 )
+SHEETS_BEHIND: MetaKind[list[str]] = MetaKind(
+    "sheets/behind", "games Google Sheets did not reach last tick, first at the next", _json, json.loads
+)
 # Kept by the SQLite journal itself (courier/journal/sqlite.py), listed here for completeness.
 MAIL_SECRET: MetaKind[str] = MetaKind("mail/secret", "the journal's key for Message-IDs (hex)", _text, _text)
 OUTBOX_COMPACT: MetaKind[str] = MetaKind("outbox/compact", "'1': old blanked mail compacted", _text, _text)
@@ -193,6 +196,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     LAST_TICK,
     SENDING_HELD,
     SENT_RECIPIENTS,
+    SHEETS_BEHIND,
     MAIL_SECRET,
     OUTBOX_COMPACT,
 )

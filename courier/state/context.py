@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from courier.backends.base import BackendError, Inbox, SheetSnapshot, Transport, Workbook
+from courier.backends.sheets_quota import SheetsQuota
 from courier.config.deployment import Deployment
 from courier.config.game import GameConfig, is_bot_address
 from courier.errors import ConfigError, JournalError
@@ -72,6 +73,14 @@ class Tick:
     settled: dict[str, Any] = field(default_factory=dict)  # rounds resolved ahead (rounds.settle)
     cause: str | None = None  # whose mail is being read: what it causes counts to their budget
     basis: dict[str, BudgetSpent] = field(default_factory=dict)  # the sender's count before it
+    sheets_quota: SheetsQuota | None = None  # see ``sheets``
+    behind: dict[str, bool] = field(default_factory=dict)  # games Sheets did not serve → reached?
+
+    def sheets(self) -> SheetsQuota:
+        """The tick's one budget of Google Sheets requests, shared by every game's sheet."""
+        if self.sheets_quota is None:
+            self.sheets_quota = SheetsQuota(self.deployment.sheets)
+        return self.sheets_quota
 
     def view(self, game_id: str) -> GameView | None:
         """The game's journal row and its decoded state, read once per tick and kept up to date by

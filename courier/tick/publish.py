@@ -15,25 +15,34 @@ from typing import Any
 
 from courier.backends.base import BackendError, TransientError
 from courier.backends.sheet_tables import shown_rows
+from courier.backends.sheets_quota import NotReached
 from courier.config.game import is_bot_address
 from courier.journal.interface import GameRow
 from courier.journal.meta import HISTORY_ROWS, PUBLISHED, STALE, HistoryRows
 from courier.mail.mailer import seed_hash
+from courier.state.awaited import phase_shown, with_orders
 from courier.state.context import GameView, LoadedGame, Tick
-from courier.state.control import away, control, kicked
+from courier.state.control import away, control, kicked, seat_label
 from courier.state.history import history_notes
+from courier.tick.sheets_first import left_behind
 from engine.core import Ruleset
 
 
 def publish_game(tick: Tick, loaded: LoadedGame) -> None:
     """Publishing is not resolving: a sheet Courier cannot write (its permissions, a file locked
     elsewhere) is one line a tick and one mail to the organiser, and the game goes on; the sheet
-    catches up at the first tick that can write it. A passing outage is the per-game guard's."""
+    catches up at the first tick that can write it. A passing outage (Google failing, its quota
+    spent) is one line for the operator and no mail; the game publishes first at the next tick."""
     game_id = loaded.config.id
     try:
         _publish(tick, loaded)
-    except TransientError:
-        raise
+    except NotReached:  # the tick's Sheets quota is spent: first at the next tick, one line for all
+        left_behind(tick, game_id, reached=False)
+        return
+    except TransientError as e:  # a passing outage: the operator's, via cron; next tick first
+        left_behind(tick, game_id, reached=True)
+        tick.problem(f"game {game_id}: {e}")
+        return
     except BackendError as e:
         problem = (
             f"game {game_id}: its sheet could not be written ({e}); the game goes on and its mail goes,"
@@ -106,22 +115,21 @@ def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, s
 
 def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[Any]]:
     ruleset, row, state = loaded.config.ruleset, view.row, view.state
-    phase = ruleset.phase(state)
     rows = ruleset.ledger(state)
-    written = tick.journal.standing(row.id, row.phase_key).keys()
-    awaited = ruleset.awaiting(state)
+    written = with_orders(tick.journal, row).keys()  # a mail with nothing usable is no orders in
+    awaited = frozenset() if row.finished else ruleset.awaiting(state)  # ended early: awaits nobody
     left, absent = kicked(row), away(tick.journal, row.id, tick.now)  # public: everybody was told
     headers = list(rows[0]) if rows else ["Player"]
     deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
     # The seed's hash is public from the start; the seed itself only once the game is over.
     seed = ["Seed", row.seed] if row.finished else ["Seed SHA-256", seed_hash(row.seed)]
     table: list[list[Any]] = [
-        ["Game", row.id, "Phase", phase.label, "Deadline", deadline, *seed],
+        ["Game", row.id, "Phase", phase_shown(ruleset, state, row), "Deadline", deadline, *seed],
         headers if "Orders in" in headers else [*headers, "Orders in"],
     ]
     bots = set(loaded.config.bots)
     for entry in rows:
-        cells = [_bot_marked(_cell(entry.get(h)), bots) for h in headers]
+        cells = [_bot_marked(_cell(entry.get(h)), bots, row) for h in headers]
         if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
             table.append(cells)
             continue
@@ -147,9 +155,11 @@ def _orders_in(
     return "away" if name in away else "no"
 
 
-def _bot_marked(value: Any, bots: set[str]) -> Any:
-    """A bot seat's name reads ``Darcy (bot)`` on the Ledger."""
-    return f"{value} (bot)" if isinstance(value, str) and value in bots else value
+def _bot_marked(value: Any, bots: set[str], row: GameRow) -> Any:
+    """A bot seat's name reads ``Darcy (bot)`` on the Ledger, a substitute's ``Emmett (for Darcy)``."""
+    if not isinstance(value, str):
+        return value
+    return f"{value} (bot)" if value in bots else seat_label(row, value)
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

@@ -19,6 +19,7 @@ from courier import faults
 from courier.backends.base import BackendError, FormResponse, Inbox, TransientError, Transport
 from courier.backends.factory import open_inbox, open_transport, open_workbook
 from courier.backends.files import sweep_temporaries
+from courier.backends.sheets_quota import NotReached
 from courier.config.deployment import Deployment, GameSource
 from courier.config.game import game_config
 from courier.errors import ConfigError
@@ -42,6 +43,8 @@ from courier.tick.remind import send_reminders
 from courier.tick.rounds import predraw_due, resolve_due
 from courier.tick.send import drain_outbox
 from courier.tick.settings_changed import tell_changes
+from courier.tick.sheets_first import in_order, left_behind
+from courier.tick.sheets_first import remember as remember_behind
 from engine.core import rng_for
 
 log = logging.getLogger(__name__)
@@ -125,6 +128,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
     _each_game(tick, send_reminders)
     if tick.publish:
         _each_game(tick, publish_game)
+    remember_behind(tick)  # games Google Sheets did not serve go first next tick
     _report_broken_templates(tick)
     settle_failures(tick)
     if send:
@@ -190,7 +194,7 @@ def load_games(tick: Tick) -> None:
     for warning in tick.deployment.warnings:
         tick.warn_once(None, tick.deployment.organiser, warning)
     set_aside = quarantined(tick.journal)
-    for source in tick.deployment.games:
+    for source in in_order(tick, tick.deployment.games):
         if source.id in set_aside:
             log.warning(
                 "game %s is quarantined (courier release %s): %s", source.id, source.id, set_aside[source.id]
@@ -199,8 +203,13 @@ def load_games(tick: Tick) -> None:
             continue
         try:
             tick.games[source.id] = _load_game(tick, source)
+        except NotReached:  # the tick's Sheets quota is spent: one line for all such games
+            tick.broken.add(source.id)
+            left_behind(tick, source.id, reached=False)
         except OPERATOR_ERRORS as e:
             tick.broken.add(source.id)
+            if isinstance(e, TransientError) and source.sheet is not None:
+                left_behind(tick, source.id, reached=True)
             problem = str(e) if isinstance(e, ConfigError) else f"game {source.id}: {e}"
             tick.problem(problem)
             if not isinstance(e, TransientError):  # a passing outage is the operator's, via cron
@@ -212,7 +221,10 @@ def load_games(tick: Tick) -> None:
 def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
     """Read and validate a game's sheet. An invalid edit keeps the last good config running (the
     organiser is told once which cell to fix); with no good config yet, the game waits."""
-    workbook = open_workbook(workbook=source.workbook, sheet=source.sheet, sheets=tick.deployment.sheets)
+    quota = tick.sheets() if source.sheet is not None else None
+    workbook = open_workbook(
+        workbook=source.workbook, sheet=source.sheet, sheets=tick.deployment.sheets, quota=quota
+    )
     snapshot = workbook.read()
     try:
         config = game_config(source, snapshot)

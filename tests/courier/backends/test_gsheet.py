@@ -49,6 +49,11 @@ class Sleeps(list[float]):
     def __call__(self, seconds: float) -> None:
         self.append(seconds)
 
+    def doubling(self, *base: float) -> bool:
+        """Slept ``base[n]`` plus a random part of ``base[0]`` each time, and not all alike."""
+        jitter = [slept - wanted for slept, wanted in zip(self, base, strict=False)]
+        return len(self) >= len(base) and all(0 <= j < base[0] for j in jitter) and len(set(jitter)) > 1
+
 
 # --- reading -----------------------------------------------------------------------------------
 
@@ -324,7 +329,7 @@ def test_rate_limits_are_retried_with_growing_pauses(
 
     assert sheet.read().config["game"] == "truce"
 
-    assert sleeps == [1, 2]
+    assert sleeps.doubling(1, 2)  # Google's way: 2ⁿ s and a random part of a second
     assert len(sheets_server.api_calls()) == 3  # two refused, then the read
     count_fault("sheets rate limit")
 
@@ -342,7 +347,7 @@ def test_a_server_that_keeps_failing_gives_up_after_bounded_retries_and_writes_n
     with pytest.raises(TransientError, match=f"^Google Sheets {KEY}: HTTP 500 .*gave up after 4 attempts$"):
         sheet.write_public(ledger=[["Player"], ["Bob"]], history=[["Round"], [2]])
 
-    assert sleeps == [1, 2, 4]
+    assert sleeps.doubling(1, 2, 4)
     assert len(sheets_server.api_calls()) - before == 4
     assert sheets_server.values(KEY, "Ledger") == [["Player"], ["Alice"]]
     assert sheets_server.values(KEY, "History") == [["Round"], [1]]
@@ -354,10 +359,11 @@ def test_backoff_is_capped(sheets_server: FakeSheets, sheets_settings: dict[str,
     sleeps = Sleeps()
     sheets_server.fail_next(100, 503)
 
+    settings = {**sheets_settings, "backoff": 10, "retries": 5, "wait": 1000}
     with pytest.raises(TransientError):
-        GoogleSheet(KEY, {**sheets_settings, "backoff": 10, "retries": 5}, sleep=sleeps).read()
+        GoogleSheet(KEY, settings, sleep=sleeps).read()
 
-    assert sleeps == [10, 20, 30, 30, 30]
+    assert sleeps.doubling(10, 20) and sleeps[2:] == [32, 32, 32]  # Google's maximum backoff
 
 
 def test_an_unreachable_server_is_transient(sheets_settings: dict[str, Any]) -> None:
