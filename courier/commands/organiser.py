@@ -7,6 +7,7 @@ apply raises ``Refused`` with its reason and changes nothing."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from datetime import datetime
 from typing import Any
@@ -15,8 +16,8 @@ from courier.commands.step import Refused, Step, leave_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
-from courier.state.newcomers import participants
-from engine.core import Outcome, Ranked, Ruleset, fold
+from courier.state.newcomers import participants, players_of
+from engine.core import Amendable, Outcome, Ranked, Ruleset, fold
 
 
 def pause(step: Step, command: Command) -> str:
@@ -144,6 +145,7 @@ def replace(step: Step, command: Command) -> str:
     step.db.set_setup(step.row.id, setup)
     step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = new_config = with_seats(config, step.row)
+    _names_in_orders(step, new_config)
     label = seat_label(step.row, seat)
     goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
     _farewell(step, config, old, "You have been replaced", goodbye)
@@ -151,6 +153,29 @@ def replace(step: Step, command: Command) -> str:
     step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
     step.history(f"Substitute: {label} takes over {seat}'s seat")
     return f"done. {label} plays {seat} from now on; the old address no longer counts."
+
+
+def _names_in_orders(step: Step, config: GameConfig) -> None:
+    """Orders name the seat by the substitute's own name too, where the game reads nicknames in
+    orders (an amendable ``nicknames`` option): journalled as an amendment, so `replay` makes it."""
+    ruleset = config.ruleset
+    if not isinstance(ruleset, Amendable) or "nicknames" not in ruleset.amendable_options:
+        return
+    seated = players_of(step.row.setup)
+    value = {p.name: list(p.nicknames) for p in config.players if p.nicknames and p.name in seated}
+    state = ruleset.amend(ruleset.from_json(step.row.state), "nicknames", value)
+    step.db.add_submission(
+        game=step.row.id,
+        phase_key=step.row.phase_key,
+        player="organiser",
+        input_id=0,
+        received_at=step.tick.now,
+        text=json.dumps({"option": "nicknames", "value": value}),
+        parsed={},
+        standing={},
+        kind="amend",
+    )
+    step.save(state=ruleset.to_json(state))
 
 
 def _name_is_free(step: Step, seat: str, name: str) -> None:
@@ -168,7 +193,7 @@ def _name_is_free(step: Step, seat: str, name: str) -> None:
 def _farewell(step: Step, config: GameConfig, old: Player, topic: str, text: str) -> None:
     """The last mail to an address that no longer plays its seat."""
     message = step.tick.mailer.answer(
-        config, to=old.email, name=old.name, topic=topic, lines=[text], key=f"{step.key}/old"
+        config, to=old.email, name=old.greeted, topic=topic, lines=[text], key=f"{step.key}/old"
     )
     step.tick.queue(step.db, key=f"{step.key}/old", message=message, game=step.row.id, kind="answer")
 
@@ -178,14 +203,16 @@ def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
     player = next(p for p in config.players if p.name == seat)
     state = config.ruleset.from_json(step.row.state)
     key = f"{step.key}/welcome"
-    welcome = step.tick.mailer.welcome(config, player, state, step.row, step.row.seed, key=key)
+    welcome = step.tick.mailer.welcome(
+        config, player, state, step.row, step.row.seed, key=key, took_over=seat
+    )
     step.tick.queue(step.db, key=key, message=welcome, game=step.row.id, kind="welcome")
     lines, block = status_lines(step.tick, config, step.row, player)
     lines = [f"You take over the seat of {seat}, with its history. Where it stands:", *lines]
     status = step.tick.mailer.answer(
         config,
         to=player.email,
-        name=player.name,
+        name=player.greeted,
         topic="Your position",
         lines=lines,
         block=block,

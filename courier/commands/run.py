@@ -304,7 +304,7 @@ def _answer_player(
     message = tick.mailer.answer(
         loaded.config,
         to=player.email,
-        name=player.name,
+        name=player.greeted,
         topic=topic,
         lines=lines,
         block=block,

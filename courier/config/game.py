@@ -53,6 +53,12 @@ class Player:
     nicknames: tuple[str, ...] = ()
     role: str = ""
     secret: str = ""
+    own_name: str = ""  # a substitute's own name (`replace … as Emmett`): their mail greets them by it
+
+    @property
+    def greeted(self) -> str:
+        """The name a mail to this seat's holder greets them by."""
+        return self.own_name or self.name
 
     @property
     def bot(self) -> bool:

@@ -161,6 +161,7 @@ class WelcomeContext:
     rules_summary: str = ""
     seed_hash: str = ""
     private_lines: Sequence[str] = ()  # what only this player learns at the start (a secret role)
+    took_over: str = ""  # the seat a substitute takes over in a game under way (``replace``)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -83,7 +83,7 @@ class Mailer:
             game_id=config.id,
             game_title=ruleset.title,
             phase_label=label or ruleset.phase(state).label,
-            recipient_name=player.name,
+            recipient_name=player.greeted,
             recipient_email=player.email,
             deadline_text=config.schedule.format_deadline(deadline) if deadline else "",
             order_template="" if finished else ruleset.order_template(state, player.name),
@@ -164,8 +164,18 @@ class Mailer:
     # --- the kinds ----------------------------------------------------------------------------------
 
     def welcome(
-        self, config: GameConfig, player: Player, state: Any, row: GameRow, seed: str, *, key: str = ""
+        self,
+        config: GameConfig,
+        player: Player,
+        state: Any,
+        row: GameRow,
+        seed: str,
+        *,
+        key: str = "",
+        took_over: str = "",
     ) -> EmailMessage:
+        """The first mail of a seat's holder; ``took_over``: a substitute's, who takes over that seat
+        in the game under way."""
         seated = set(row.setup["players"]) | set(row.setup.get("joined", ()))
         playing = [p.name for p in config.players if p.name in seated]
         ctx = WelcomeContext(
@@ -174,6 +184,7 @@ class Mailer:
             rules_summary=f"{config.ruleset.title} for {len(playing)} players.",
             seed_hash=seed_hash(seed),
             private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
+            took_over=took_over,
         )
         pictures = mail_pictures(config.ruleset, state, player.name)  # the starting map, as they see it
         key = key or f"{config.id}/welcome/{player.name}"
@@ -319,7 +330,7 @@ class Mailer:
         in_reply_to: str | None,
         key: str,
     ) -> EmailMessage:
-        mail = _outside_phases(config, player.name, player.email)
+        mail = _outside_phases(config, player.greeted, player.email)
         ctx = ErrorContext(mail=mail, reason=reason, quoted_subject=screenful.shorten(subject))
         return self._send("error", ctx, to=player.email, key=key, in_reply_to=in_reply_to)
 
@@ -356,7 +367,7 @@ class Mailer:
         reply: bool = False,
     ) -> EmailMessage:
         """Press relayed in the arbiter's own mail: From, Reply-To and every header are the arbiter's."""
-        mail = _outside_phases(config, player.name, player.email)
+        mail = _outside_phases(config, player.greeted, player.email)
         ctx = PressContext(mail=mail, author=author, addressees=list(addressees), text=text, reply=reply)
         return self._send("press", ctx, to=player.email, key=key)
 

@@ -56,8 +56,11 @@ def with_seats(config: GameConfig, row: GameRow | None) -> GameConfig:
 def _seated(player: Player, seat: dict[str, str] | None) -> Player:
     if seat is None:
         return player
-    nick = (seat["name"],) if seat.get("name") else ()
-    return replace(player, email=seat["email"], nicknames=(*player.nicknames, *nick), secret="")
+    own = seat.get("name", "")
+    nicknames = player.nicknames if not own or own in player.nicknames else (*player.nicknames, own)
+    if seat.get("moved"):  # the same player at a new address (`change address`): they keep their secret
+        return replace(player, email=seat["email"], nicknames=nicknames, own_name=own)
+    return replace(player, email=seat["email"], nicknames=nicknames, secret="", own_name=own)
 
 
 def seat_label(row: GameRow, seat: str) -> str:

@@ -47,22 +47,22 @@ class Truce(Game):
         stash = int(options.get("initial_stash", 1))
         if rounds < 1 or stash < 0:
             raise ValueError(f"Truce needs rounds ≥ 1 and initial_stash ≥ 0, got {rounds} and {stash}")
-        nicknames = options.get("nicknames", {})
-        unknown = sorted(set(nicknames) - set(players))
-        if unknown:
-            raise ValueError(f"nicknames given for players not in the game: {', '.join(unknown)}")
         return TruceState(
             players=tuple(Player(name) for name in players),
             stash=stash,
             round=1,
             rounds=rounds,
-            nicknames=tuple((name, _listed(nicknames[name])) for name in players if name in nicknames),
+            nicknames=_nicknames(tuple(players), options.get("nicknames", {})),
         )
 
-    amendable_options: ClassVar[frozenset[str]] = frozenset({"rounds"})
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"rounds", "nicknames"})
 
     def amend(self, state: TruceState, option: str, value: Any) -> TruceState:
-        """The organiser changes ``rounds`` mid-game: never below the round under way."""
+        """The organiser changes ``rounds`` mid-game: never below the round under way. ``nicknames``
+        (player → names) changes when a substitute takes a seat under a name of their own: orders
+        name the seat by it from then on."""
+        if option == "nicknames":
+            return dataclasses.replace(state, nicknames=_nicknames(state.names, value))
         rounds = int(value)
         if state.finished or rounds < state.round:
             raise ValueError(f"round {state.round} is under way, so the game needs at least that many rounds")
@@ -157,6 +157,15 @@ class Truce(Game):
     def counts(self, events: Sequence[Event]) -> list[Count]:
         """The coins a round removed (none is a count too)."""
         return [Count(REMOVED, sum(e.coins for e in events if isinstance(e, CoinsRemoved)))]
+
+
+def _nicknames(
+    players: Sequence[str], nicknames: Mapping[str, Any]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    unknown = sorted(set(nicknames) - set(players))
+    if unknown:
+        raise ValueError(f"nicknames given for players not in the game: {', '.join(unknown)}")
+    return tuple((name, _listed(nicknames[name])) for name in players if name in nicknames)
 
 
 def _listed(nicknames: str | Sequence[str]) -> tuple[str, ...]:

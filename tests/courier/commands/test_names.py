@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 
+from courier.journal.replay import replay_game
 from tests.conftest import BASE_CONFIG, Table, text_of
 from tests.helpers import startrek
 from tests.helpers.clock import at
@@ -109,3 +111,34 @@ def test_press_to_a_faction_reaches_the_player_who_plays_it(tmp_path: Path) -> N
     t.tick(at(0, 9))
     assert "sent to Fay, Rom." in answers(t, "kor@players.test")[-1]
     assert "a truce?" in text_of(t.sent("Fay")[-1]) and "a truce?" in text_of(t.sent("Rom")[-1])
+
+
+def ledger_players(t: Table) -> list[str]:
+    rows = list(load_workbook(t.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    header = next(i for i, row in enumerate(rows) if row and row[0] == "Player")
+    return [str(row[0]) for row in rows[header + 1 :] if row and row[0]]
+
+
+def test_a_substitute_is_greeted_welcomed_and_named_by_their_own_name(table: Table) -> None:
+    table.tick(at(0, 20, 5))  # round 1 resolved: the game is under way
+    organise(table, "replace Sophie Laurent with emmett@players.test as Emmett")
+    table.tick(at(1, 9))
+    emmett = "emmett@players.test"
+    welcome = [text_of(m) for m in table.sent(emmett) if m["X-Courier-Kind"] == "welcome"][-1]
+    assert "you take over the seat of Sophie Laurent in Round 2 of 3" in welcome
+    assert "The game begins" not in welcome
+    table.mail(SEATS["Hannah Berg"], "attack Emmett")
+    table.mail(emmett, "defend")
+    table.tick(at(1, 10))
+    receipt = [text_of(m) for m in table.sent(SEATS["Hannah Berg"]) if m["X-Courier-Kind"] == "receipt"][-1]
+    assert "attack Sophie Laurent" in receipt and "no player" not in receipt
+    table.tick(at(1, 20, 5))
+    mails = table.sent(emmett)
+    assert {str(m["X-Courier-Kind"]) for m in mails} >= {"welcome", "answer", "receipt", "report"}
+    assert all(text_of(m).startswith("Hello Emmett,") for m in mails)
+    assert "Emmett (for Sophie Laurent)" in ledger_players(table)
+    journal = table.journal()
+    try:
+        assert replay_game(journal, "truce-1")[1] == []
+    finally:
+        journal.close()
