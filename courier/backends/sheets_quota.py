@@ -100,7 +100,7 @@ class SheetsQuota:
             raise NotReached(self._stopped)
         if self._delay:
             delay, self._delay = self._delay, 0.0
-            self._wait(delay, "waiting for Google Sheets after failed requests")
+            self._wait(delay, f"{self._failures} request(s) failed in a row")
         bucket = self._count(kind)
         if bucket.tokens < 1:
             need = (1 - bucket.tokens) * 60 / bucket.per_minute
@@ -119,7 +119,7 @@ class SheetsQuota:
         Raises ``NotReached`` when this was the probe after a give-up."""
         self._failures += 1
         if self._failures > self.retries + 1:
-            self._stop(f"Google Sheets failed {self._failures} requests in a row ({problem})")
+            self._stop(f"{self._failures} requests failed in a row ({problem})")
             raise NotReached(self._stopped)
         jitter = self._rng.uniform(0, self.backoff)
         self._delay = min(self.backoff * 2 ** (self._failures - 1) + jitter, MAX_BACKOFF)

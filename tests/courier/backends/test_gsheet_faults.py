@@ -1,0 +1,222 @@
+"""The Google Sheets backend when Google says no or says nothing, over the wire against the test
+Sheets server (tests/servers/sheets.py) and its faults: answers lost after the write was done, 408
+and HTML error pages, a missing scope, an uploaded .xlsx, a refused or unreachable token endpoint.
+Each refusal is one line saying what to do; each write is safe to try again."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from courier.backends.base import TransientError, WorkbookError
+from courier.backends.gsheet import GoogleSheet
+from courier.backends.sheets_quota import SheetsQuota
+from tests.conftest import count_fault
+from tests.servers.sheets import FakeSheets, Tab
+
+KEY = "1fAuLtSsHeEtKeY0123456789abcdefghijklmnopqr"
+CONFIG = [["Key", "Value"], ["game", "truce"]]
+PLAYERS = [["Name", "Email"], ["Alice", "alice@example.org"], ["Bob", "bob@example.org"]]
+LEDGER: list[list[Any]] = [["Player", "Score"], ["Alice", 3], ["Bob", 1]]
+HISTORY: list[list[Any]] = [["Round", "Player", "Score"], [1, "Alice", 3], [1, "Bob", 1]]
+
+
+class Sleeps(list[float]):
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+def _sheet(settings: dict[str, Any], **changes: Any) -> tuple[GoogleSheet, Sleeps]:
+    sleeps = Sleeps()
+    merged = {**settings, "backoff": 1, **changes}
+    quota = SheetsQuota(merged, sleep=sleeps, rng=random.Random(28))
+    return GoogleSheet(KEY, merged, quota=quota), sleeps
+
+
+def _new_game(fake: FakeSheets, **tabs: Sequence[Sequence[Any]]) -> None:
+    fake.create(KEY, {"Config": CONFIG, "Players": PLAYERS, **tabs})
+
+
+# --- writes safe to try again ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.5], ids=["connection closed", "timed out"])
+def test_adding_the_ledger_whose_answer_was_lost_is_done_once(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any], delay: float
+) -> None:
+    """The batchUpdate that adds Ledger and History is done, its answer lost; the retry is refused
+    ('A sheet with the name "Ledger" already exists'), and the sheet read again shows the tabs this
+    write made: success, nothing raised, nothing written twice."""
+    _new_game(sheets_server)
+    sheet, _ = _sheet(sheets_settings, timeout=0.25)
+    sheet.read()
+    sheets_server.lose_answers(1, kind=":batchUpdate", delay=delay)
+
+    sheet.write_public(ledger=LEDGER, history=HISTORY)
+
+    assert sheets_server.titles(KEY) == ["Config", "Players", "Ledger", "History"]
+    assert sheets_server.values(KEY, "Ledger") == LEDGER
+    assert sheets_server.values(KEY, "History") == HISTORY
+    calls = sheets_server.api_calls()
+    assert [c.method for c in calls] == ["GET", "POST", "POST", "GET"]  # read, lost, refused, read again
+    count_fault("sheets answer lost")
+
+    sheet.write_public(ledger=[*LEDGER, ["Cleo", 0]], history=HISTORY)  # the next publication: values
+    assert sheets_server.values(KEY, "Ledger")[-1] == ["Cleo", 0]
+    assert len(sheets_server.api_calls("values:batchUpdate")) == 1
+
+
+def test_a_values_write_whose_answer_was_lost_is_written_once(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """RAW values to fixed ranges: the retry writes the same cells again, never a row more."""
+    _new_game(sheets_server, Ledger=[["Player"]], History=[["Round"]])
+    sheet, _ = _sheet(sheets_settings)
+    sheet.read()
+    sheets_server.lose_answers(1, kind="values:batchUpdate")
+
+    sheet.write_public(ledger=LEDGER, history=HISTORY)
+
+    assert sheets_server.values(KEY, "Ledger") == LEDGER
+    assert sheets_server.values(KEY, "History") == HISTORY
+    assert len(sheets_server.api_calls("values:batchUpdate")) == 2
+    assert sheets_server.api_calls("values:append") == [] == sheets_server.api_calls(":append")
+
+
+def test_a_refused_retry_after_a_lost_answer_that_was_not_this_write_waits_for_the_next_tick(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """Someone made a Ledger tab of their own while the answer was lost: not this write's, so the
+    tick leaves it for the next (TransientError: no organiser mail, no failure counted)."""
+    _new_game(sheets_server)
+    sheet, _ = _sheet(sheets_settings)
+    sheet.read()
+    sheets_server.fail_next(1, 503, kind=":batchUpdate")  # not done; meanwhile the organiser adds a tab
+    sheets_server.spreadsheets[KEY].tabs.append(Tab(4242, "Ledger"))
+
+    with pytest.raises(TransientError, match="answer was lost was refused when tried again"):
+        sheet.write_public(ledger=LEDGER, history=HISTORY)
+
+
+# --- what the organiser reads -----------------------------------------------------------------------
+
+
+def test_408_is_tried_again(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    _new_game(sheets_server)
+    sheet, sleeps = _sheet(sheets_settings)
+    sheets_server.html_error_next(408)
+
+    assert sheet.read().config["game"] == "truce"
+    assert len(sleeps) == 1 and 1 <= sleeps[0] < 2
+
+
+def test_an_html_error_page_is_its_status_never_its_page(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    _new_game(sheets_server)
+    sheet, _ = _sheet(sheets_settings)
+    sheets_server.html_error_next(502, count=4)
+
+    with pytest.raises(TransientError) as caught:
+        sheet.read()
+
+    assert str(caught.value) == (
+        f"Google Sheets {KEY}: HTTP 502 Bad Gateway (an error page, not an answer of the Sheets API);"
+        " gave up after 4 attempts"
+    )
+
+
+def test_a_413_page_is_a_short_refusal(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    _new_game(sheets_server)
+    sheet, _ = _sheet(sheets_settings)
+    sheet.read()
+    sheets_server.html_error_next(413, kind="write")
+
+    with pytest.raises(WorkbookError) as caught:
+        sheet.write_public(ledger=LEDGER, history=HISTORY)
+
+    assert str(caught.value) == (
+        f"Google Sheets {KEY} refused a request (HTTP 413 Request Entity Too Large (an error page,"
+        " not an answer of the Sheets API))"
+    )
+
+
+def test_a_missing_scope_is_not_called_not_shared(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    _new_game(sheets_server)
+    sheets_server.missing_scope()  # tokens hold no scope the Sheets API takes
+
+    with pytest.raises(WorkbookError) as caught:
+        _sheet(sheets_settings)[0].read()
+
+    assert str(caught.value) == (
+        f"the credentials in {sheets_settings['credentials_file']} lack the spreadsheets scope"
+        " (https://www.googleapis.com/auth/spreadsheets): Google refused them for the sheet; use a"
+        " service-account key, or grant that scope"
+    )
+    assert "shared" not in str(caught.value)
+
+
+def test_an_uploaded_xlsx_says_convert_it(sheets_server: FakeSheets, sheets_settings: dict[str, Any]) -> None:
+    _new_game(sheets_server)
+    sheets_server.as_uploaded_xlsx(KEY)
+
+    with pytest.raises(WorkbookError, match=r"File → Save as Google Sheets") as caught:
+        _sheet(sheets_settings)[0].read()
+
+    assert str(caught.value).startswith(f"the sheet {KEY} is an uploaded Excel file")
+    assert len(sheets_server.api_calls()) == 1  # a refusal is not tried again
+
+
+def _other_key(path: Path, **changes: str) -> Path:
+    """The key file at ``path`` with ``changes``: another private key, another token_uri."""
+    info = json.loads(path.read_text())
+    if changes.pop("new_key", ""):
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        info["private_key"] = pem.decode()
+    info.update(changes)
+    changed = path.with_name("changed-key.json")
+    changed.write_text(json.dumps(info))
+    return changed
+
+
+def test_a_refused_key_says_invalid_grant_not_a_tuple(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    _new_game(sheets_server)
+    key = _other_key(Path(sheets_settings["credentials_file"]), new_key="yes")
+
+    with pytest.raises(WorkbookError) as caught:
+        _sheet(sheets_settings, credentials_file=str(key))[0].read()
+
+    assert str(caught.value) == (
+        f"Google refused the service-account key {key}: invalid_grant (Invalid JWT Signature.); the key"
+        " may have been deleted or disabled, or this machine's clock is wrong"
+    )
+
+
+def test_an_unreachable_token_endpoint_is_named(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    _new_game(sheets_server)
+    key = _other_key(Path(sheets_settings["credentials_file"]), token_uri="http://127.0.0.1:9/token")
+
+    with pytest.raises(TransientError) as caught:
+        _sheet(sheets_settings, credentials_file=str(key), retries=1)[0].read()
+
+    assert str(caught.value).startswith(
+        f"Google Sheets {KEY}: cannot reach Google's token endpoint http://127.0.0.1:9/token: "
+    )
+    assert "Connection refused" in str(caught.value) and "gave up after 2 attempts" in str(caught.value)
+    assert sheets_server.api_calls() == []
