@@ -266,7 +266,7 @@ def end(step: Step, command: Command) -> str:
         key = f"{prefix}/ended/{player.name}"
         message = step.tick.mailer.ended(config, player, row=step.row, state=state, outcome=outcome, key=key)
         step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="game_over")
-    step.history(f"Game ended by the organiser during {ruleset.phase(state).label}")
+    step.history("Game ended by the organiser")
     leaders = ", ".join(outcome.winners) or "nobody"
     return f"done. Everybody has the final standings; first: {leaders}."
 

@@ -133,13 +133,17 @@ class NoticeContext:
 
 @dataclass(frozen=True, kw_only=True)
 class GameOverContext(ReportContext):
-    """The last report. ``ranking`` is best first; players sharing a place share an inner list."""
+    """The last report. ``ranking`` is best first; players sharing a place share an inner list.
+    ``ended_during`` names the phase during which the organiser ended the game (no round was
+    resolved: no results, the standings then are final, ``reason`` says by what measure)."""
 
     kind: ClassVar[str] = "game_over"
     winners: Sequence[str] = ()
     ranking: Sequence[Sequence[str]] = ()
     seed: str = ""
     seed_hash: str = ""
+    ended_during: str = ""
+    reason: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

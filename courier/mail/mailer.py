@@ -288,6 +288,30 @@ class Mailer:
         pictures = mail_pictures(ruleset, state, player.name)
         return self._send("game_over", ctx, to=player.email, key=key, pictures=pictures)
 
+    def ended(
+        self, config: GameConfig, player: Player, *, row: GameRow, state: Any, outcome: Outcome, key: str
+    ) -> EmailMessage:
+        """The last mail of a game the organiser ended before its end: no round was resolved, so no
+        results and no order form; the standings as they were, and the seed."""
+        ruleset = config.ruleset
+        rows = ruleset.ledger(state)
+        headers = list(rows[0]) if rows else []
+        label = ruleset.phase(state).label
+        mail = replace(self._common(config, player, state=state, deadline=None), order_template="")
+        ctx = GameOverContext(
+            mail=mail,
+            ledger_headers=headers,
+            ledger_rows=[[_text(r.get(h)) for h in headers] for r in rows],
+            winners=list(outcome.winners),
+            ranking=[list(group) for group in outcome.ranking],
+            seed=row.seed,
+            seed_hash=seed_hash(row.seed),
+            ended_during=label,
+            reason=outcome.reason,
+        )
+        pictures = mail_pictures(ruleset, state, player.name)
+        return self._send("game_over", ctx, to=player.email, key=key, pictures=pictures)
+
     def organiser_report(
         self,
         config: GameConfig,

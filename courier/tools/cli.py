@@ -29,6 +29,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"courier: {message} (see {self.prog} --help)\n")
 
 
+NOW_HELP = "pretend it is this time (ISO 8601 with offset): a simulated clock, to try a game out"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -74,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     tick.add_argument(
         "--dry-run", action="store_true", help="render the mail this tick would send; change nothing"
     )
-    tick.add_argument("--now", type=_aware, help="pretend it is this time (ISO 8601 with offset)")
+    tick.add_argument("--now", type=_aware, help=NOW_HELP)
     tick.add_argument(
         "--reread-since",
         type=_aware,
@@ -88,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     status = command("status", _status, "games, phases, deadlines, who is awaited, outbox backlog")
     with_config(status)
+    status.add_argument("--now", type=_aware, help=NOW_HELP)
     replay = command("replay", _replay, "re-run a game from the journal and verify every round reproduces")
     with_config(replay)
     replay.add_argument("game", help="the game's id")
@@ -130,7 +134,7 @@ def _organiser_commands(command: Any, with_config: Any) -> None:
         sub.add_argument(
             "--dry-run", action="store_true", help="print the mail it would send; change nothing"
         )
-        sub.add_argument("--now", type=_aware, help=argparse.SUPPRESS)
+        sub.add_argument("--now", type=_aware, help=NOW_HELP)
 
 
 def _add(sub: argparse.ArgumentParser, argument: CliArgument) -> None:
@@ -231,7 +235,7 @@ def _tick(args: argparse.Namespace) -> int:
 def _status(args: argparse.Namespace) -> int:
     from courier.tools.status import status_table
 
-    print(status_table(load_deployment(args.config)))
+    print(status_table(load_deployment(args.config), now=args.now))
     return 0
 
 

@@ -10,10 +10,12 @@ from pathlib import Path
 
 from courier.backends.smtp import daily_recipients
 from courier.config.deployment import Deployment
-from courier.journal.interface import Journal
-from courier.journal.meta import LAST_TICK, SENDING_HELD
+from courier.config.game import is_bot_address
+from courier.journal.interface import GameRow, Journal
+from courier.journal.meta import CONFIG, LAST_TICK, SENDING_HELD
 from courier.journal.opener import open_journal
 from courier.mail.render import format_columns
+from courier.state.awaited import awaited
 from courier.state.control import paused
 from courier.state.quarantine import quarantined
 from courier.tick.budget import sent_within
@@ -23,15 +25,17 @@ from engine import find_ruleset
 LEAST_FREE = 200 * 2**20  # a journal and a few backups; below this, or below 5 % of the disk, warn
 
 
-def status_table(deployment: Deployment) -> str:
+def status_table(deployment: Deployment, *, now: datetime | None = None) -> str:
+    """``now``: the time a player's `away` is judged at (``--now``: a game tried out on a simulated
+    clock); the real time by default."""
+    now = now or datetime.now(UTC)
     journal = open_journal(deployment.journal_path, kind=deployment.journal_kind)
     try:
         rows = []
         for game in journal.games():
             ruleset = find_ruleset(game.ruleset)
             state = ruleset.from_json(game.state)
-            written = journal.standing(game.id, game.phase_key).keys()
-            awaited = sorted(ruleset.awaiting(state) - written)
+            waiting = awaited(journal, ruleset, game, state, now=now, bots=bot_seats(journal, game))
             rows.append(
                 [
                     game.id,
@@ -40,7 +44,7 @@ def status_table(deployment: Deployment) -> str:
                     if game.finished
                     else ruleset.phase(state).label + (" (paused)" if paused(journal, game.id) else ""),
                     game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
-                    ", ".join(awaited) or "—",
+                    ", ".join(waiting) or "—",
                 ]
             )
         configured = {g.id for g in deployment.games} - {r[0] for r in rows}
@@ -69,6 +73,19 @@ def status_table(deployment: Deployment) -> str:
     backlog += budget
     report = f"{table}\n\n{backlog}" if rows else f"no games yet\n\n{backlog}"
     return "\n".join([report, *(f"WARNING: {w}" for w in warnings)])
+
+
+def bot_seats(journal: Journal, game: GameRow) -> set[str]:
+    """Seats the bot plays, as the last good Players tab (`Email` = `bot`) and the organiser's `bot`
+    and `replace` commands leave them: nobody waits for a bot's orders."""
+    good = CONFIG.get(journal, game.id)
+    listed = {
+        str(p.get("name", "")).strip()
+        for p in (good["players"] if good else [])
+        if str(p.get("email", "")).strip().lower() == "bot"
+    }
+    seats: dict[str, dict[str, str]] = game.setup.get("seats", {})
+    return (listed - seats.keys()) | {seat for seat, info in seats.items() if is_bot_address(info["email"])}
 
 
 def budget_line(deployment: Deployment, journal: Journal) -> str:
