@@ -3,7 +3,6 @@ itself: a real JWT-bearer grant signed with the test service-account key, and AP
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,7 +26,7 @@ def assertion(
     """A JWT as google-auth's service-account credential signs it; ``claims`` override or add."""
     info = service_account_info(f"{fake.url}/token")
     signer = crypt.RSASigner.from_service_account_info(info)  # type: ignore[no-untyped-call]
-    issued = int(time.time() if now is None else now)
+    issued = int(fake.now() if now is None else now)
     payload: dict[str, Any] = {
         "iss": info["client_email"],
         "aud": info["token_uri"],

@@ -105,8 +105,8 @@ class Reply:
 def bad_request(message: str, field_path: str | None = None) -> ApiError:
     """400 INVALID_ARGUMENT; with a field, the google.rpc.BadRequest detail Google adds."""
     details: list[dict[str, Any]] = []
-    if field_path is not None:
-        violation = {"field": field_path, "description": message}
+    if field_path is not None:  # "" for the body as a whole: no field named
+        violation = {"field": field_path, "description": message} if field_path else {"description": message}
         details = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [violation]}]
     return ApiError(400, "INVALID_ARGUMENT", message, details)
 

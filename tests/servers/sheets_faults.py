@@ -57,7 +57,6 @@ class Faults:
     lost: list[_Pending] = field(default_factory=list)  # performed, answer lost
     storm_left: int | None = None  # 429 for this many more requests (None: no count)
     storm_until: float | None = None  # 429 until this time of ``clock`` (None: no deadline)
-    scopes_left: frozenset[str] | None = None  # every token holds only these (None: as granted)
 
     def fail(self, count: int, status: int, kind: str | None) -> None:
         self.failures.append(_Pending(kind, count, status))
