@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from courier.commands.step import Refused, Step, leave_seat, status_lines
+from courier.commands.step import Refused, Step, leave_seat, move_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
@@ -241,6 +241,15 @@ def bot(step: Step, command: Command) -> str:
     step.tell_all(f"{seat}'s seat is now played by the game's bot.")
     step.history(f"The bot plays {seat}'s seat")
     return f"done. The bot plays {seat} from the next deadline; the old address no longer counts."
+
+
+def change_address(step: Step, command: Command) -> str:
+    step.running()
+    if not command.name:
+        raise Refused("say whose, e.g. change address of Darcy to darcy@example.org")
+    seat = step.seat(command.name)
+    move_seat(step, seat, command.email)
+    return f"done. {seat} plays from {command.email} from now on; the old address no longer counts."
 
 
 def kick(step: Step, command: Command) -> str:

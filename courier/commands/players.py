@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from courier.commands.step import Refused, Step, leave_seat, status_lines
+from courier.commands.step import Refused, Step, leave_seat, move_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import GameConfig, Player
 from courier.config.schedule import parse_duration
@@ -64,6 +64,16 @@ def resign(asked: Asked, command: Command) -> str:
     step.running()
     leave_seat(step, name, by="resigned")
     return "done. You have left the game; your seat plays the game's default from now on."
+
+
+def change_address(asked: Asked, command: Command) -> str:
+    """Applies only once confirmed by the code mailed to the registered (old) address."""
+    step, name = asked.step, asked.player.name
+    step.running()
+    if command.name and step.seat(command.name) != name:
+        raise Refused("you may change only your own address; the organiser changes another player's")
+    move_seat(step, name, command.email)
+    return f"done. From now on this game mails you at {command.email}; this address no longer counts."
 
 
 def away(asked: Asked, command: Command) -> str:

@@ -50,6 +50,10 @@ PLAYER_GUARD = (
     "leaving takes your seat out of the game for good, and anyone can write your address in a From"
     " line, so it waits for this mail's code."
 )
+ADDRESS_GUARD = (
+    "a new address takes over your seat's mail, and anyone can write your address in a From line, so"
+    " it waits for this mail's code, mailed only to the address you play from now."
+)
 NOT_ALL_DONE = "Commands: not all done"
 
 
@@ -264,7 +268,8 @@ def player_commands(
             waiting = bool(guarded(commands))  # a player's always waits: the code is its "are you sure?"
             if waiting:
                 code = confirm.ask(step, who=player.name, address=player.email, text=text)
-                asked.answers = confirm.asking(code, [c.line for c in commands], why=PLAYER_GUARD)
+                why = PLAYER_GUARD if any(c.verb == "resign" for c in commands) else ADDRESS_GUARD
+                asked.answers = confirm.asking(code, [c.line for c in commands], why=why)
             for command in [] if waiting else commands:
                 asked.answers.append(apply_player(asked, command))
                 asked.answers.extend(asked.more)

@@ -10,7 +10,7 @@ from datetime import datetime
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow, Transaction
 from courier.state.context import LoadedGame, Tick
-from courier.state.control import control, kicked, put_control
+from courier.state.control import control, kicked, put_control, with_seats
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
 from courier.state.seats import NoSuchSeat, Seats, seats_of
@@ -89,6 +89,71 @@ def leave_seat(step: Step, seat: str, *, by: str) -> None:
     step.db.set_setup(step.row.id, setup)
     step.row = replace(step.row, setup=setup)
     step.history(f"{seat} left the game ({by}); the seat plays the default")
+
+
+def move_seat(step: Step, seat: str, address: str) -> None:
+    """The same player goes on in their seat from a new address (`change address`): their name,
+    nicknames and secret stay, the old address stops counting at once. Only the two addresses and
+    the organiser hear of it: nothing changed for the other players."""
+    config = step.loaded.config
+    holder = next(p for p in config.players if p.name == seat)
+    if holder.bot or seat in kicked(step.row):
+        raise Refused(f"{seat} is not played by a player now; `replace` gives the seat to one")
+    taken = config.player_by_email(address)
+    if taken is not None:
+        raise Refused(
+            f"{address} is {seat}'s address already"
+            if taken.name == seat
+            else f"{address} already plays {taken.name}"
+        )
+    seats = step.row.setup.get("seats", {})
+    before = seats.get(seat)
+    moved = before is None or bool(before.get("moved"))  # a substitute who moves stays one (no secret)
+    record = {"email": address, "name": (before or {}).get("name", ""), "moved": moved}
+    setup = {**step.row.setup, "seats": {**seats, seat: record}}
+    step.db.set_setup(step.row.id, setup)
+    step.row = replace(step.row, setup=setup)
+    step.loaded.config = with_seats(config, step.row)
+    game = config.id
+    _tell(
+        step,
+        to=holder.email,
+        name=holder.greeted,
+        topic="Your address changed",
+        key="old",
+        lines=[
+            f"From now on {game} mails you at {address}, and only mail from there counts for {seat};"
+            " this address no longer counts.",
+        ],
+    )
+    _tell(
+        step,
+        to=address,
+        name=holder.greeted,
+        topic="Your new address",
+        key="new",
+        lines=[
+            f"This address now plays {seat} in {game}: your orders and commands count from here, and the"
+            " game's mail comes here. Nothing else changed; `status` shows where you stand.",
+        ],
+    )
+    _tell(
+        step,
+        to=step.loaded.organiser,
+        name="organiser",
+        topic="A player's new address",
+        key="organiser",
+        lines=[
+            f"{seat} plays from {address} from now on (the old address no longer counts); the Players tab"
+            " shows it at the next tick. The other players are not told.",
+        ],
+    )
+
+
+def _tell(step: Step, *, to: str, name: str, topic: str, key: str, lines: list[str]) -> None:
+    key = f"{step.key}/{key}"
+    message = step.tick.mailer.answer(step.loaded.config, to=to, name=name, topic=topic, lines=lines, key=key)
+    step.tick.queue(step.db, key=key, message=message, game=step.row.id, kind="answer")
 
 
 def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -> tuple[list[str], str]:

@@ -94,6 +94,22 @@ def read_replace(line: str, rest: str) -> Command:
     return Command("replace", line, name=match.group(1).strip(), email=address, new_name=new_name)
 
 
+# "change address to new@example.org" (a player's own), "change my address to …", "change address of
+# Darcy to …" (the organiser's); the address bare or as a mail client writes it.
+_CHANGE = re.compile(
+    r"(?:my\s+)?(?:e-?mail\s+)?address\s+(?:(?:of|for)\s+(?P<name>.+?)\s+)?to\s+(?P<address>[^<\s]*\s*<[^>]+>|\S+)",
+    re.I,
+)
+
+
+def read_change(line: str, rest: str) -> Command:
+    match = _CHANGE.fullmatch(rest.rstrip("."))
+    address = parseaddr(match.group("address"))[1].lower() if match else ""
+    if not match or "@" not in address:
+        raise CommandError(f"“{line}”: write e.g. change address to new@example.org")
+    return Command("change", line, name=(match.group("name") or "").strip(), email=address)
+
+
 def read_kick(line: str, rest: str) -> Command:
     if not rest:
         raise CommandError(f"“{line}”: say whom, e.g. kick Darcy")

@@ -28,6 +28,7 @@ from courier.commands.syntax import (
     read_away,
     read_bare,
     read_bot,
+    read_change,
     read_confirm,
     read_extend,
     read_kick,
@@ -82,6 +83,8 @@ class CommandSpec:
     player: PlayerApply | None = None  # how it applies when a player gives it
     cli: Cli | None = None  # the organiser's only
     rest_of_mail: bool = False  # its text goes on over the following lines (so it comes last)
+    # An organiser's command a player may give too, of their own seat: the line a player's `help` shows.
+    player_syntax: str = ""
     # It changes who holds a seat or ends the game: by mail it waits for a confirmation code mailed
     # to the registered address (the organiser's skips it with a trusted pass or organiser_secret).
     guarded: bool = False
@@ -207,6 +210,22 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ),
     ),
     CommandSpec(
+        "change",
+        ORGANISER,
+        read_change,
+        syntax="change address of Darcy to darcy@new.example.org",
+        player_syntax="change address to your.new@example.org  (then: confirm CODE, with the code we mail"
+        " to your old address)",
+        help="a player's new mail address: the same player goes on in the seat; nobody else is told",
+        organiser=organiser.change_address,
+        player=players.change_address,
+        guarded=True,
+        cli=Cli(
+            (_PLAYER, CliArgument("address", "the player's new mail address")),
+            lambda values: f"change address of {values['player']} to {values['address']}",
+        ),
+    ),
+    CommandSpec(
         "kick",
         ORGANISER,
         read_kick,
@@ -305,12 +324,19 @@ _BY_VERB = {spec.verb: spec for spec in COMMANDS}
 
 
 def verbs(who: Who) -> tuple[str, ...]:
-    return tuple(spec.verb for spec in COMMANDS if spec.who == who)
+    """The organiser's verbs that only the organiser gives; every verb a player may give."""
+    if who == ORGANISER:
+        return tuple(spec.verb for spec in COMMANDS if spec.who == who and spec.player is None)
+    return tuple(spec.verb for spec in COMMANDS if spec.who == who or spec.player_syntax)
 
 
 def syntax_lines(who: Who) -> tuple[str, ...]:
     """What `help` shows of this kind of command, one line each."""
-    return tuple(spec.syntax for spec in COMMANDS if spec.who == who)
+    if who == ORGANISER:
+        return tuple(spec.syntax for spec in COMMANDS if spec.who == who)
+    return tuple(
+        spec.syntax if spec.who == who else spec.player_syntax for spec in COMMANDS if spec.verb in verbs(who)
+    )
 
 
 def find_command(verb: str) -> CommandSpec | None:

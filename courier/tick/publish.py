@@ -95,7 +95,8 @@ def _rollbacks(tick: Tick, game_id: str) -> int:
 
 def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, str]]:
     """The Players tab shows each substitute in the seat's row: their address (the old one no longer
-    counts), their name as a nickname, no secret. The cells to change, while the tab shows otherwise."""
+    counts), their name as a nickname, no secret (a player who only changed address keeps theirs).
+    The cells to change, while the tab shows otherwise."""
     seats: dict[str, dict[str, str]] = row.setup.get("seats", {})
     shown = {p.get("name", ""): p for p in loaded.snapshot.players}
     written = {
@@ -104,7 +105,7 @@ def substitutes_shown(loaded: LoadedGame, row: GameRow) -> dict[str, dict[str, s
     changes = {
         seat: {
             "email": written[seat],
-            "secret": "",
+            **({} if info.get("moved") else {"secret": ""}),
             **({"nickname": info["name"]} if info.get("name") else {}),
         }
         for seat, info in seats.items()

@@ -55,14 +55,19 @@ def test_every_command_reads_applies_and_is_explained(spec: CommandSpec) -> None
         assert spec.player is not None and spec.cli is None  # a player has no CLI
     [command] = parse_commands(_example(spec) + (" the text" if spec.rest_of_mail else ""))
     assert command.verb == spec.verb  # its own reader reads the line `help` shows
+    if spec.player_syntax:  # an organiser's command a player gives too, and the line their help shows
+        assert spec.player is not None
+        [command] = parse_commands(spec.player_syntax.split("  (")[0])
+        assert command.verb == spec.verb
 
 
 def test_the_cli_offers_exactly_the_organisers_commands() -> None:
     [subcommands] = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
     organisers = subcommands.choices["pause"].get_default("run")  # what journals a command line
     offered = {name for name, sub in subcommands.choices.items() if sub.get_default("run") is organisers}
-    assert offered == set(ORGANISER_VERBS)
-    assert {argv[0] for argv in (case["argv"] for case in CLI_CASES)} == set(ORGANISER_VERBS)
+    theirs = {spec.verb for spec in COMMANDS if spec.who == ORGANISER}  # `change` a player gives too
+    assert set(ORGANISER_VERBS) <= theirs and offered == theirs
+    assert {argv[0] for argv in (case["argv"] for case in CLI_CASES)} == theirs
 
 
 @pytest.mark.parametrize("case", CLI_CASES, ids=[" ".join(case["argv"]) for case in CLI_CASES])

@@ -49,7 +49,8 @@ def table(make_table: Callable[..., Table]) -> Table:
 
 def test_the_table_says_which_commands_need_more_than_a_from_line() -> None:
     # Every command that changes who holds a seat or ends the game, and no other.
-    assert {spec.verb for spec in COMMANDS if spec.guarded} == {"replace", "kick", "bot", "end", "resign"}
+    guarded = {"replace", "change", "kick", "bot", "end", "resign"}
+    assert {spec.verb for spec in COMMANDS if spec.guarded} == guarded
 
 
 def test_a_forged_replace_waits_for_the_code_mailed_to_the_real_organiser(table: Table) -> None:
