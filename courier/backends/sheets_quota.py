@@ -4,9 +4,9 @@ Google allows 60 read and 60 write requests a minute per user (the service accou
 spreadsheet they go to (https://developers.google.com/sheets/api/limits), and answers 429 beyond.
 A tick opens one ``SheetsQuota`` and hands it to every game's ``GoogleSheet``:
 
-- each request first takes a token of its kind from a bucket that holds ``per_minute`` tokens (48
-  by default: 80 % of Google's 60, headroom for the organiser's own scripts and for Google counting
-  a minute differently) and refills at that rate; an empty bucket means waiting for the next token;
+- at most ``reads_per_minute`` reads and ``writes_per_minute`` writes go out in any 60 seconds (48
+  each by default: 80 % of Google's 60, headroom for the organiser's own scripts and for Google
+  counting its minute differently); one more waits until the oldest of them is a minute old;
 - a failed request (429, 408, 5xx, no answer) waits before the next try, whichever game sends it,
   as Google documents: min(backoff × 2ⁿ + a random part of ``backoff``, ``MAX_BACKOFF``), n
   counting the failures in a row *across the tick*, so twenty games under a 429 storm do not each
@@ -26,8 +26,9 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from courier.backends.base import TransientError, WorkbookError
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 Kind = Literal["read", "write"]
 MAX_BACKOFF = 32.0  # seconds: Google's documented maximum backoff
+MINUTE = 60.0
 # Patched by tests that run a whole tick (its sleeps are the quota's): never a real wait there.
 pause: Callable[[float], None] = time.sleep
 monotonic: Callable[[], float] = time.monotonic
@@ -50,10 +52,15 @@ class NotReached(TransientError):
 
 
 @dataclass
-class _Bucket:
-    per_minute: float
-    tokens: float
-    at: float  # the clock reading the tokens were counted at
+class _Window:
+    """The requests of one kind sent in the last minute (their clock readings, oldest first)."""
+
+    per_minute: int
+    sent: deque[float] = field(default_factory=deque)
+
+    def forget(self, now: float) -> None:
+        while self.sent and self.sent[0] <= now - MINUTE:
+            self.sent.popleft()
 
 
 class SheetsQuota:
@@ -77,11 +84,8 @@ class SheetsQuota:
         self.backoff = _number(settings, "backoff")
         self.allowance = _number(settings, "wait")
         self._skew = 0.0  # seconds slept that the clock did not see pass (a test's sleep)
-        now = self._now()
-        self._buckets: dict[Kind, _Bucket] = {
-            kind: _Bucket(rate, rate, now)
-            for kind in ("read", "write")
-            for rate in [_number(settings, f"{kind}s_per_minute")]
+        self._windows: dict[Kind, _Window] = {
+            kind: _Window(max(1, int(_number(settings, f"{kind}s_per_minute")))) for kind in ("read", "write")
         }
         self.sent: dict[Kind, int] = {"read": 0, "write": 0}
         self.waited = 0.0  # seconds slept this tick
@@ -101,13 +105,15 @@ class SheetsQuota:
         if self._delay:
             delay, self._delay = self._delay, 0.0
             self._wait(delay, f"{self._failures} request(s) failed in a row")
-        bucket = self._count(kind)
-        if bucket.tokens < 1:
-            need = (1 - bucket.tokens) * 60 / bucket.per_minute
-            self._wait(need, f"the quota of {bucket.per_minute:g} {kind}s a minute is used up")
-            bucket = self._count(kind)
-            bucket.tokens = max(bucket.tokens, 1.0)  # the wait was for exactly this token
-        bucket.tokens -= 1
+        window = self._windows[kind]
+        window.forget(self._now())
+        if len(window.sent) >= window.per_minute:
+            need = window.sent[0] + MINUTE - self._now()
+            self._wait(need, f"the quota of {window.per_minute} {kind}s a minute is used up")
+            window.forget(self._now())
+            while len(window.sent) >= window.per_minute:  # a clock's rounding: the wait was for it
+                window.sent.popleft()
+        window.sent.append(self._now())
         self.sent[kind] += 1
 
     def succeeded(self) -> None:
@@ -124,13 +130,6 @@ class SheetsQuota:
         jitter = self._rng.uniform(0, self.backoff)
         self._delay = min(self.backoff * 2 ** (self._failures - 1) + jitter, MAX_BACKOFF)
         return self._failures <= self.retries
-
-    def _count(self, kind: Kind) -> _Bucket:
-        bucket, now = self._buckets[kind], self._now()
-        if now > bucket.at:
-            bucket.tokens = min(bucket.per_minute, bucket.tokens + (now - bucket.at) * bucket.per_minute / 60)
-            bucket.at = now
-        return bucket
 
     def _wait(self, seconds: float, why: str) -> None:
         if self.waited + seconds > self.allowance:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -220,3 +221,42 @@ def test_an_unreachable_token_endpoint_is_named(
     )
     assert "Connection refused" in str(caught.value) and "gave up after 2 attempts" in str(caught.value)
     assert sheets_server.api_calls() == []
+
+
+# --- one quota for every sheet of a tick -------------------------------------------------------------
+
+
+class Clock:
+    """One clock for the client's quota and the server's minute: a sleep moves it on."""
+
+    def __init__(self) -> None:
+        self.at = time.time()  # near real time: google-auth signs its JWT by the real clock
+        self.slept: list[float] = []
+
+    def now(self) -> float:
+        return self.at
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.at += seconds
+
+
+def test_twelve_sheets_read_within_googles_minute_never_meet_a_429(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """Google's limit scaled down to 6 reads a minute, Courier's share of it 5: twelve games' sheets
+    are read 5, then 5 a minute later, then 2, and the server never answers 429."""
+    clock = Clock()
+    sheets_server.set_clock(clock.now)
+    sheets_server.set_quota(reads=6, writes=6)
+    settings = {**sheets_settings, "reads_per_minute": 5, "wait": 600}
+    quota = SheetsQuota(settings, sleep=clock.sleep, clock=clock.now)
+    keys = [f"{KEY[:-2]}{n:02d}" for n in range(12)]
+    for key in keys:
+        sheets_server.create(key, {"Config": CONFIG, "Players": PLAYERS})
+
+    for key in keys:
+        assert GoogleSheet(key, settings, quota=quota).read().config["game"] == "truce"
+
+    assert len(sheets_server.api_calls()) == 12  # none refused, none sent twice
+    assert clock.slept == [pytest.approx(60), pytest.approx(60)] and quota.waited == pytest.approx(120)

@@ -154,27 +154,27 @@ def test_the_games_a_tick_could_not_afford_go_first_at_the_next(
     sleeps: Sleeps,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """4 reads a minute and 20 s of waiting a tick: four games at once, a fifth after 15 s, and the
-    sixth would wait past the 20 s; the other five go first next tick."""
-    settings = {**sheets_settings, "reads_per_minute": 4, "wait": 20}
+    """4 reads in any minute and 70 s of waiting a tick: four games at once, four more a minute
+    later, and the ninth would wait past the 70 s; the last two go first next tick."""
+    settings = {**sheets_settings, "reads_per_minute": 4, "wait": 70}
     deployment = make_deployment(tmp_path / "d", sheets_server, settings, games=10)
 
     code, err = deployment.tick(capsys)
 
-    assert deployment.reads() == deployment.games[:5]
-    assert len(sleeps) == 1 and sleeps[0] == pytest.approx(15, abs=0.5)
+    assert deployment.reads() == deployment.games[:8]
+    assert sum(sleeps) == pytest.approx(60, abs=1)  # until the first four are a minute old
     assert code == 1 and len(err) == 1
     assert err[0] == (
         "courier: Google Sheets: the quota of 4 reads a minute is used up, and this tick has waited"
-        " 15 s of its 20 s; 5 game(s) wait for the next tick, which does them first: truce-05,"
-        " truce-06, truce-07, truce-08, truce-09"
+        " 60 s of its 70 s; 2 game(s) wait for the next tick, which does them first: truce-08, truce-09"
     )
     assert deployment.organiser_mail() == []
 
     before = len(sheets_server.api_calls())
-    code, err = deployment.tick(capsys)
-    assert deployment.reads(before) == deployment.games[5:]
-    assert deployment.meta()[0] == deployment.games[:5]  # the first five wait now, first next time
+    deployment.tick(capsys)
+    games = deployment.games
+    assert deployment.reads(before) == [*games[8:], *games[:6]]  # the two left first, then in turn
+    assert deployment.meta()[0] == games[6:8]
 
 
 def test_adding_the_ledger_whose_answer_was_lost_tells_nobody(
