@@ -18,6 +18,17 @@ class OrderResolved(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class OrderDefaulted(Event):
+    """What the rules did with a unit or a build nobody ordered (``engine.diplomacy._defaults``):
+    a hold, a disband, a waived build. Reported, never part of ``courier resolve``'s results."""
+
+    power: str
+    order: str
+    result: str  # succeeds | fails
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class CentresCounted(Event):
     year: int
     centres: Mapping[str, int] = field(default_factory=dict)

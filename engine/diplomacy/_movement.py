@@ -170,13 +170,14 @@ def _results(
 
 
 def _why_failed(board: Board, province: str, resolve: Resolve) -> Reason | None:
-    """Why the order of the unit in ``province`` failed (None if it did not: a convoy may hold)."""
+    """Why the order of the unit in ``province`` failed (None if it did not: a convoy may hold).
+    A unit dislodged says so first, a failed move too: its player must know it has to retreat."""
     order = board.orders[province]
-    if type(order) is Move:
-        return _why_move_failed(board, province, resolve)
     by = dislodger(board, province, resolve)
     if by is not None:
         return Dislodged(by)
+    if type(order) is Move:
+        return _why_move_failed(board, province, resolve)
     if type(order) is Support:
         return _why_support_failed(board, province, resolve)
     if type(order) is Convoy:

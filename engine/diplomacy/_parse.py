@@ -32,7 +32,8 @@ from engine.diplomacy._orders import (
     Waive,
     province_of,
 )
-from engine.diplomacy._position import PhaseKind
+from engine.diplomacy._position import PhaseKind, Position
+from engine.diplomacy._retreat_check import retreat_problem
 from engine.reading import Vocabulary
 
 OrderKind = Literal["hold", "move", "support", "convoy", "retreat", "disband", "build", "waive"]
@@ -380,6 +381,7 @@ class _Position:
     units: dict[str, Unit]  # province → the unit standing there
     power: str
     phase: PhaseKind
+    board: Position | None = None  # when known, a retreat is checked against where it may go
 
     @property
     def mine(self) -> list[Unit]:
@@ -421,11 +423,20 @@ def _legal(parsed: ParsedOrder, pos: _Position) -> Order:
     if parsed.kind == "move":
         return _move(unit, parsed, pos)
     if parsed.kind == "retreat":
-        return Retreat(unit, _destination(unit, parsed, pos))
+        return _retreat(Retreat(unit, _destination(unit, parsed, pos)), parsed, pos)
     assert parsed.other is not None  # the syntax layer always reads one for support and convoy
     if parsed.kind == "support":
         return Support(unit, province_of(parsed.other), _support_target(parsed, pos), parsed.other_type)
     return _convoy(unit, parsed)
+
+
+def _retreat(retreat: Retreat, parsed: ParsedOrder, pos: _Position) -> Retreat:
+    problem = None if pos.board is None else retreat_problem(pos.map, pos.board, retreat)
+    if problem is None:
+        return retreat
+    reason, place = problem
+    fix = replace(parsed, kind="disband") if place is None else replace(parsed, destination=place)
+    raise _Illegal(reason, fix)
 
 
 def _support_target(parsed: ParsedOrder, pos: _Position) -> str | None:
@@ -551,17 +562,24 @@ def _slot(order: Order) -> str | None:
 
 
 def parse_orders(
-    map: Map, position_units: Sequence[Unit], *, power: str, phase_kind: PhaseKind, text: str
+    map: Map,
+    position_units: Sequence[Unit],
+    *,
+    power: str,
+    phase_kind: PhaseKind,
+    text: str,
+    position: Position | None = None,
 ) -> tuple[list[Order], list[LineError], list[str]]:
     """Read one player's message: every line that is not blank or a ``#`` comment is an order or a
     ``LineError``. ``position_units`` are the units this phase's orders address, every power's:
     the units on the board in movement and adjustment phases, the dislodged units in a retreat
     phase. ``phase_kind`` is ``movement``, ``retreat`` or ``adjustment``. A unit (or a build
-    site) ordered twice keeps its last order, with a note. Returns (orders, errors, notes)."""
+    site) ordered twice keeps its last order, with a note. With ``position``, a retreat is checked
+    against the places the unit may retreat to (as a mail arrives). Returns (orders, errors, notes)."""
     if phase_kind not in _ALLOWED:
         raise ValueError(f"unknown phase kind {phase_kind!r}")
     names = Names.of(map)
-    pos = _Position(map, {u.province: u for u in position_units}, power, phase_kind)
+    pos = _Position(map, {u.province: u for u in position_units}, power, phase_kind, position)
     chosen: dict[str, Order] = {}
     orders: list[Order] = []
     errors: list[LineError] = []

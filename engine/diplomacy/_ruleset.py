@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from engine.core import (
@@ -24,7 +24,16 @@ from engine.core import (
     rank_by,
 )
 from engine.diplomacy import _bot
-from engine.diplomacy._events import CentresCounted, DrawAgreed, GameWon, OrderResolved, PhaseBegun
+from engine.diplomacy._defaults import unordered, unordered_adjustments
+from engine.diplomacy._events import (
+    CentresCounted,
+    DrawAgreed,
+    GameWon,
+    OrderDefaulted,
+    OrderResolved,
+    PhaseBegun,
+)
+from engine.diplomacy._forms import order_form
 from engine.diplomacy._json import (
     answer_json,
     position_from_json,
@@ -33,7 +42,8 @@ from engine.diplomacy._json import (
     request_position,
 )
 from engine.diplomacy._legality import check_movement_order
-from engine.diplomacy._orders import Convoy, Hold, Move, Order, Support, Unit
+from engine.diplomacy._on_file import DRAW, NO_DRAW, amendment_notes, combine_lines, on_file_of
+from engine.diplomacy._orders import Convoy, Disband, Hold, Move, Order, Support, Unit
 from engine.diplomacy._parse import order_vocabulary, parse_orders
 from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
@@ -43,7 +53,6 @@ from engine.diplomacy._svg import draw_map, order_rows
 from engine.diplomacy._variant import Variant, find_variant
 from engine.reading import Vocabulary, forgiving
 
-DRAW = "draw"
 DRAW_WORDS = frozenset({"draw", "vote draw", "draw yes", "propose draw", "i vote for a draw"})
 NO_DRAW_WORDS = frozenset({"no draw", "draw no", "cancel draw", "withdraw draw"})
 
@@ -58,6 +67,8 @@ class DiplomacyState:
     # the phase just resolved and its orders as (power, order, result), public once resolved: the map
     last_phase: str = ""
     last_orders: tuple[tuple[str, str, str], ...] = ()
+    # power -> its orders standing in this phase, as its mails left them (``_on_file``): private
+    on_file: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def power_of(self, player: str) -> str:
         return self.powers[player]
@@ -97,26 +108,40 @@ class Diplomacy(Game):
     def parse(self, state: DiplomacyState, player: str, text: str) -> Submission:
         variant, position = find_variant(state.variant), state.position
         words = [(line, line.strip().lower().rstrip(".!")) for line in text.splitlines()]
-        draw = any(w in DRAW_WORDS for _, w in words) and not any(w in NO_DRAW_WORDS for _, w in words)
+        withdrawn = any(w in NO_DRAW_WORDS for _, w in words)
+        draw = any(w in DRAW_WORDS for _, w in words) and not withdrawn
         rest = "\n".join(line for line, w in words if w not in DRAW_WORDS | NO_DRAW_WORDS)
+        power = state.power_of(player)
         orders, errors, notes = parse_orders(
             variant.map,
             _orderable(position),
-            power=state.power_of(player),
+            power=power,
             phase_kind=position.phase.kind,
             text=rest,
+            position=position,
         )
-        canonical = [str(o) for o in orders] + ([DRAW] if draw else [])
-        notes = [*notes, *_legality_notes(variant, position, state.power_of(player), orders)]
+        canonical = [str(o) for o in orders] + ([DRAW] if draw else [NO_DRAW] if withdrawn else [])
+        on_file = state.on_file.get(power, ())
+        notes = [
+            *notes,
+            *amendment_notes(on_file, canonical),
+            *_legality_notes(variant, position, power, orders, on_file_of(state.on_file, power)),
+        ]
         return Submission(player, tuple(canonical), tuple(errors), tuple(notes))
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         """A new mail replaces the orders of the units it orders; the others keep theirs."""
         if earlier is None:
-            return later
-        ordered = {_unit_key(line) for line in later.orders}
-        kept = tuple(line for line in earlier.orders if _unit_key(line) not in ordered and line != DRAW)
-        return replace(later, orders=kept + later.orders)
+            return replace(later, orders=combine_lines((), later.orders))
+        return replace(later, orders=combine_lines(earlier.orders, later.orders))
+
+    def immediate(
+        self, state: DiplomacyState, submission: Submission
+    ) -> tuple[DiplomacyState, tuple[Event, ...]]:
+        """A mail's orders go on file at once, so every form shows the orders that stand."""
+        power = state.power_of(submission.player)
+        lines = combine_lines(state.on_file.get(power, ()), submission.orders)
+        return replace(state, on_file={**state.on_file, power: lines}), ()
 
     def default(self, state: DiplomacyState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: units hold, dislodged units disband, no builds.",))
@@ -128,18 +153,27 @@ class Diplomacy(Game):
     ) -> Resolution:
         variant, position = find_variant(state.variant), state.position
         orders = _orders(variant, state, submissions)
-        outcome = resolve_phase(variant, position, orders)
-        rows = [_result_row(r) for r in outcome.results]
+        silent = frozenset(unordered(position, orders))  # units nobody ordered: reported too
+        outcome = resolve_phase(variant, position, [*orders, *sorted(silent, key=_power_and_line)])
+        rows = [_result_row(r) for r in outcome.results if r.order not in silent]
         events: list[Event] = [
             OrderResolved(power=r["power"], order=r["order"], result=r["result"], reason=r["reason"])
             for r in rows
         ]
+        events += [
+            OrderDefaulted(power=r["power"], order=r["order"], result=r["result"], reason=r["reason"])
+            for r in (_result_row(x) for x in outcome.results if x.order in silent)
+        ]
         after = outcome.position
+        events += [
+            OrderDefaulted(power=power, order=order, result="succeeds", reason=None)
+            for power, order in unordered_adjustments(variant.map, position, orders, after)
+        ]
         if after.phase.year != position.phase.year or after.phase.kind == "adjustment":
             events.append(CentresCounted(year=position.phase.year, centres=_centre_counts(after)))
         result = _result(variant, state, after, submissions, events)
         events.append(PhaseBegun(label="Finished" if result else str(after.phase)))
-        played = replace(state, last_phase=self.phase(state).label, last_orders=order_rows(rows))
+        played = replace(state, last_phase=self.phase(state).label, last_orders=order_rows(rows), on_file={})
         return Resolution(
             replace(played, position=after, result=result, phases=state.phases + 1), tuple(events)
         )
@@ -186,23 +220,13 @@ class Diplomacy(Game):
         ]
 
     def order_template(self, state: DiplomacyState, player: str) -> str:
-        power, position = state.power_of(player), state.position
-        kind = position.phase.kind
-        lines = [f"# Orders for {power}, {position.phase} (lines starting with # are ignored)."]
-        if kind == "movement":
-            lines += [f"{u} H" for u in position.units_of(power)]
-            lines.append("# Moves: A par - bur   Support: A mar S A par - bur   Convoy: F nth C A lon - bel")
-        elif kind == "retreat":
-            lines += [
-                f"{d.unit} D   # or R somewhere free" for d in position.dislodged if d.unit.power == power
-            ]
-        else:
-            due = adjustment_due(find_variant(state.variant).map, position, power)
-            lines.append(
-                f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (A par B / F tri D / waive)"
-            )
-        lines.append("# Add a line `draw` to vote (secretly) for a draw among the surviving powers.")
-        return "\n".join(lines)
+        """The orders on file for each unit (as njudge's form), the legal retreats, the free home
+        centres: a form sent back with one line changed changes that one order. None for a power
+        with nothing to order in this phase."""
+        power, variant = state.power_of(player), find_variant(state.variant)
+        if player not in self.awaiting(state):
+            return ""
+        return "\n".join(order_form(variant.map, state.position, power, state.on_file.get(power, ())))
 
     # --- JSON -----------------------------------------------------------------------------------
 
@@ -215,6 +239,8 @@ class Diplomacy(Game):
             "phases": state.phases,
             "last_phase": state.last_phase,
             "last_orders": [list(row) for row in state.last_orders],
+            # the phase's orders so far, private to each power: only in the journal, never public
+            **({"orders_on_file": {p: list(o) for p, o in state.on_file.items()}} if state.on_file else {}),
             "result": None
             if result is None
             else {
@@ -242,6 +268,7 @@ class Diplomacy(Game):
             int(data.get("phases", 1)),
             str(data.get("last_phase", "")),
             tuple((str(p), str(o), str(r)) for p, o, r in data.get("last_orders", ())),
+            {str(p): tuple(map(str, o)) for p, o in data.get("orders_on_file", {}).items()},
         )
 
     def read_request(self, request: Mapping[str, Any], seed: str) -> tuple[DiplomacyState, dict[str, str]]:
@@ -296,8 +323,11 @@ def _match_power(powers: Sequence[str], role: str) -> str:
     return power
 
 
-def _legality_notes(variant: Variant, position: Position, power: str, orders: Sequence[Order]) -> list[str]:
-    """The receipt's word on each unit: orders that will fail as illegal, and units left unordered."""
+def _legality_notes(
+    variant: Variant, position: Position, power: str, orders: Sequence[Order], on_file: Mapping[str, str]
+) -> list[str]:
+    """The receipt's word on each unit: orders that will fail as illegal, and units left unordered
+    (``on_file``: the orders earlier mails left, by unit)."""
     if position.phase.kind != "movement":
         return []
     notes = []
@@ -308,7 +338,9 @@ def _legality_notes(variant: Variant, position: Position, power: str, orders: Se
                 notes.append(f"{order}: illegal ({checked.reason}); the unit will hold")
     ordered = {o.unit.province for o in orders if isinstance(o, (Hold, Move, Support, Convoy))}
     notes += [
-        f"{u}: no order in this mail (holds unless an earlier order stands)"
+        f"{u}: no order in this mail; “{on_file[str(u)]}” stands"
+        if str(u) in on_file
+        else f"{u}: no order in this mail, nor on file: it holds"
         for u in position.units_of(power)
         if u.province not in ordered
     ]
@@ -328,15 +360,10 @@ def _has_orders(variant: Variant, position: Position, power: str) -> bool:
     return adjustment_due(variant.map, position, power) != 0
 
 
-def _unit_key(line: str) -> str:
-    """The unit or place an order line is about: ``A par`` for ``A par - bur``."""
-    return " ".join(line.split()[:2])
-
-
 def _orders(variant: Variant, state: DiplomacyState, submissions: Mapping[str, Submission]) -> list[Order]:
     orders: list[Order] = []
     for player, submission in submissions.items():
-        text = "\n".join(line for line in submission.orders if line != DRAW)
+        text = "\n".join(line for line in submission.orders if line not in (DRAW, NO_DRAW))
         parsed, _, _ = parse_orders(
             variant.map,
             _orderable(state.position),
@@ -353,6 +380,10 @@ def _result_row(result: Any) -> dict[str, Any]:
     power = order.unit.power if hasattr(order, "unit") else getattr(order, "power", "")
     verdict = "succeeds" if result.succeeded else ("illegal" if result.illegal else "fails")
     return {"power": power, "order": str(order), "result": verdict, "reason": reason_text(result.reason)}
+
+
+def _power_and_line(order: Hold | Disband) -> tuple[str, str]:
+    return order.unit.power, str(order)
 
 
 def _centre_counts(position: Position) -> dict[str, int]:
