@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from courier.state.awaited import awaited
 from courier.state.context import LoadedGame, Tick
-from courier.state.control import away, round_key
+from courier.state.control import round_key
 from courier.state.newcomers import participants
-from engine.core import Standing
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
@@ -21,11 +21,10 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
     if not due:
         return
     window = min(due)  # after an outage only the latest window's reminder is worth sending
-    ruleset = loaded.config.ruleset
-    silent = ruleset.awaiting(state) - tick.journal.standing(row.id, row.phase_key).keys()
-    if isinstance(ruleset, Standing):  # orders the game keeps for them already stand
-        silent = frozenset(p for p in silent if ruleset.standing(state, p) is None)
-    silent -= away(tick.journal, row.id, tick.now)  # told us they are away: no reminders meanwhile
+    # Without valid orders standing (a mail with only a typo or a gift is none), not away, not gone,
+    # not the bot's: the players `courier status` lists as awaited.
+    config = loaded.config
+    silent = awaited(tick.journal, config.ruleset, row, state, now=tick.now, bots=config.bots)
     with tick.journal.transaction() as db:
         for player in participants(loaded.config, row):
             if player.name not in silent:

@@ -18,6 +18,7 @@ from courier.journal.interface import GameRow
 from courier.mail.pictures import forget_pictures, map_svgs, predraw, predraw_done
 from courier.mail.render import render_event
 from courier.silent_seats import silent_seat
+from courier.state.awaited import with_orders
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import control, kicked, put_control, round_key
 from courier.state.history import add_history_note
@@ -69,10 +70,10 @@ def _due_at(tick: Tick, loaded: LoadedGame, view: GameView) -> datetime | None:
     if not schedule.early_resolution:
         return None
     awaited = ruleset.awaiting(view.state) - absent_players(tick, row) - set(loaded.config.bots)
-    standing = tick.journal.standing(row.id, row.phase_key)
+    standing = with_orders(tick.journal, row)  # a mail with nothing usable in it is no orders
     if not awaited or not awaited <= standing.keys():
         return None
-    last = max(received for _, received in standing.values())
+    last = max(standing.values())
     return tick.now if schedule.early_due(last, tick.now) else None
 
 
