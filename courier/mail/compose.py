@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import jinja2
 
+from courier.config.schedule import DAY_NAMES, MONTH_NAMES
 from courier.journal.interface import picture_line
+from courier.mail.calendar import DeadlineEvent, calendar_bytes
 from courier.mail.own_lines import SentLines, html_lines
-from courier.mail.render import render_template
+from courier.mail.render import inline_styles, render_template
 
 if TYPE_CHECKING:
     from engine.core import LineError
@@ -63,6 +65,9 @@ class MailContext:
 
     ``deadline_text`` is already formatted in the game's zone and UTC (``""`` when there is none);
     ``order_template`` is the block a player copies into the next mail (``""`` when none).
+    ``deadline_at`` is the same instant in the game's zone, ``deadline_key`` the phase it closes:
+    with both the mail carries the deadline as a calendar event; with the key alone (a paused
+    game) the event is cancelled.
     """
 
     game_id: str
@@ -72,6 +77,8 @@ class MailContext:
     recipient_email: str
     deadline_text: str = ""
     order_template: str = ""
+    deadline_at: datetime | None = None
+    deadline_key: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -244,7 +251,8 @@ def is_our_message_id(msgid: str, domain: str) -> bool:
 
 
 def subject_for(ctx: AnyContext) -> str:
-    """``[truce-1] Round 3 of 10: results`` and the like: short, game first."""
+    """``[truce-1] Round 4 of 10: orders by Tue 24 Nov 20:00 CET (Round 3 of 10: results)`` and the
+    like: game first, then what is asked now and by when, then what the mail tells."""
     mail = ctx.mail
     prefix = f"[{mail.game_id}]" if mail.game_id else "[courier]"
     return _one_line(f"{prefix} {_subject_text(ctx)}")
@@ -255,6 +263,10 @@ def _subject_text(ctx: AnyContext) -> str:
     match ctx:
         case ReceiptContext(late=True):
             return f"Late orders received: they count for {phase}"
+        case ReceiptContext(errors=errors) if errors:
+            count = f"{len(errors)} line{'s' if len(errors) > 1 else ''}"
+            again = f"; correct them{_by(ctx)}" if ctx.mail.deadline_at else ""
+            return f"Orders received for {phase}: {count} not understood{again}"
         case ReceiptContext():
             return f"Orders received for {phase}"
         case GameOverContext(winners=winners) if winners:
@@ -262,8 +274,14 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Game over: {_and_join(winners)} {verb}"
         case GameOverContext():
             return "Game over"
+        case ReportContext(next_phase_label=upcoming) if upcoming and ctx.mail.order_template:
+            return f"{upcoming}: your orders{_by(ctx)} ({phase}: results)"
         case ReportContext():
             return f"{phase}: results"
+        case ReminderContext(standing=standing) if standing and ctx.mail.deadline_at:
+            return f"Reminder: {phase} closes {_short(ctx.mail.deadline_at)}; your orders stand"
+        case ReminderContext() if ctx.mail.deadline_at:
+            return f"Reminder: {phase}: your orders{_by(ctx)}"
         case ReminderContext() if ctx.mail.deadline_text:
             return f"Reminder: orders due {ctx.mail.deadline_text}"
         case ReminderContext():
@@ -274,6 +292,8 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"News in {phase}"
         case OrganiserContext(problem=problem):
             return f"Problem to fix: {_shorten(problem, 50)}"
+        case WelcomeContext() if ctx.mail.order_template and ctx.mail.deadline_at:
+            return f"Welcome to {ctx.mail.game_title}: {phase}: your orders{_by(ctx)}"
         case WelcomeContext():
             return f"Welcome to {ctx.mail.game_title}"
         case AnswerContext(topic=topic):
@@ -281,6 +301,16 @@ def _subject_text(ctx: AnyContext) -> str:
         case PressContext(author=author, reply=reply):
             return f"{'Reply to your press' if reply else 'Press'} from {author or 'someone (anonymous)'}"
     raise TypeError(f"no subject for {type(ctx).__name__}")
+
+
+def _by(ctx: AnyContext) -> str:
+    """`` by Tue 24 Nov 20:00 CET``: the deadline, short, in the game's zone (the body adds UTC)."""
+    return f" by {_short(ctx.mail.deadline_at)}" if ctx.mail.deadline_at else ""
+
+
+def _short(when: datetime) -> str:
+    day = f"{DAY_NAMES[when.weekday()]} {when.day:02d} {MONTH_NAMES[when.month - 1]}"
+    return f"{day} {when:%H:%M} {when.tzname()}"
 
 
 def _and_join(names: Sequence[str]) -> str:
@@ -330,7 +360,7 @@ def render_bodies(
     if text_only:
         return _tidy(text), ""
     html = render_template(env, f"common/{ctx.kind}.html.j2", variables)
-    return _tidy(text), _tidy(html)
+    return _tidy(text), _tidy(inline_styles(_tidy(html)))
 
 
 def _tidy(body: str) -> str:
@@ -438,6 +468,7 @@ def compose(
     msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
     _attach_pictures(msg, pictures, refs)
+    _attach_deadline(msg, ctx, domain=domain, written=date, send_to=reply_to or sender)
     # Fixed boundaries keep the bytes reproducible; a hex digest never occurs in QP-encoded text.
     digest = hashlib.sha256(message_key.encode("utf-8")).hexdigest()[:32]
     for number, part in enumerate(p for p in msg.walk() if p.is_multipart()):
@@ -464,6 +495,26 @@ def _attach_pictures(
     for picture in pictures:
         svg = _base64(picture.svg.encode("utf-8"))
         _add(msg, "mixed", _binary_part(msg, "image/svg+xml", svg, f"{picture.name}.svg", "attachment"))
+
+
+def _attach_deadline(
+    msg: EmailMessage, ctx: AnyContext, *, domain: str, written: datetime, send_to: str
+) -> None:
+    """The deadline the mail announces as a calendar event (``courier.mail.calendar``), a file
+    ``deadline.ics`` a mail program offers to add to the calendar."""
+    mail = ctx.mail
+    if not mail.deadline_key or not mail.game_id:
+        return
+    label = getattr(ctx, "next_phase_label", "") or mail.phase_label
+    _, address = email.utils.parseaddr(send_to)
+    event = DeadlineEvent(
+        mail.game_id, mail.game_title, mail.deadline_key, label, mail.deadline_at, mail.deadline_text, address
+    )
+    data = "".join(_base64(calendar_bytes(event, domain=domain, written=written)))  # a plain str: no picture
+    part = _binary_part(msg, "text/calendar", data, "deadline.ics", "attachment")
+    part.set_param("method", "PUBLISH")
+    part.set_param("charset", "utf-8")
+    _add(msg, "mixed", part)
 
 
 def _binary_part(

@@ -87,6 +87,8 @@ class Mailer:
             recipient_email=player.email,
             deadline_text=config.schedule.format_deadline(deadline) if deadline else "",
             order_template="" if finished else ruleset.order_template(state, player.name),
+            deadline_at=deadline.astimezone(config.schedule.timezone) if deadline else None,
+            deadline_key=ruleset.phase(state).key if deadline and not finished else "",
         )
 
     def _send(
@@ -242,10 +244,10 @@ class Mailer:
     ) -> EmailMessage:
         """A notice from the arbiter itself (a deadline moved after an outage), to one player."""
         state = config.ruleset.from_json(row.state)
-        ctx = NoticeContext(
-            mail=self._common(config, player, state=state, deadline=row.deadline), lines=[text]
-        )
-        return self._send("notice", ctx, to=player.email, key=key)
+        mail = self._common(config, player, state=state, deadline=row.deadline)
+        if row.deadline is None and not row.finished:  # paused: the round's calendar event is cancelled
+            mail = replace(mail, deadline_key=config.ruleset.phase(state).key)
+        return self._send("notice", NoticeContext(mail=mail, lines=[text]), to=player.email, key=key)
 
     def report(
         self,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import css_inline
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -22,6 +23,7 @@ from courier.errors import CourierError
 __all__ = [
     "RenderError",
     "format_columns",
+    "inline_styles",
     "make_environment",
     "render_event",
     "render_template",
@@ -66,6 +68,20 @@ def render_template(env: jinja2.Environment, name: str, variables: dict[str, Any
         return env.get_template(name).render(variables)
     except jinja2.TemplateError as e:
         raise RenderError(f"template {name}: {type(e).__name__}: {e}") from e
+
+
+# The <style> rules copied into each element's style attribute, for mail programs that drop <style>
+# (Gmail's apps in some accounts, Outlook); @media rules (dark mode, wide screens) stay in <style>.
+# Nothing is fetched: an organiser's template may not make Courier load a stylesheet.
+_INLINER = css_inline.CSSInliner(keep_at_rules=True, keep_link_tags=False, load_remote_stylesheets=False)
+
+
+def inline_styles(html: str) -> str:
+    """``html`` with its stylesheet inlined; a failure is a ``RenderError`` (an organiser's CSS)."""
+    try:
+        return _INLINER.inline(html)
+    except ValueError as e:
+        raise RenderError(f"the mail's styles cannot be inlined: {e}") from e
 
 
 def render_event(env: jinja2.Environment, game: str, event: object) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from courier.mail.compose import MailContext
 
 ORDER_TEMPLATE = "# One action line, e.g.: attack Barney / defend / loot / support Agatha / pass\naction: "
@@ -14,4 +17,6 @@ MAIL = MailContext(
     recipient_email="agatha@example.com",
     deadline_text="Mon 23 Nov 2026 20:00 CET (19:00 UTC)",
     order_template=ORDER_TEMPLATE,
+    deadline_at=datetime(2026, 11, 23, 20, 0, tzinfo=ZoneInfo("Europe/Paris")),
+    deadline_key="round-3",
 )

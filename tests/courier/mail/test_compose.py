@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import jinja2
 import pytest
@@ -55,7 +56,12 @@ RECEIPT = ReceiptContext(
 )
 
 REPORT = ReportContext(
-    mail=replace(MAIL, deadline_text="Tue 24 Nov 2026 20:00 CET (19:00 UTC)"),
+    mail=replace(
+        MAIL,
+        deadline_text="Tue 24 Nov 2026 20:00 CET (19:00 UTC)",
+        deadline_at=datetime(2026, 11, 24, 20, 0, tzinfo=ZoneInfo("Europe/Paris")),
+        deadline_key="round-4",
+    ),
     public_lines=["Barney attacked Agatha and took 1 coin.", "Cecil looted the Stash: 3 coins."],
     private_lines=["Émile supported you."],
     ledger_headers=["Player", "Supply", "Supporters"],
@@ -81,7 +87,14 @@ SAMPLES: dict[str, AnyContext] = {
         quoted_subject="my orders",
     ),
     "game_over": GameOverContext(
-        mail=replace(MAIL, phase_label="Round 10 of 10", deadline_text="", order_template=""),
+        mail=replace(
+            MAIL,
+            phase_label="Round 10 of 10",
+            deadline_text="",
+            order_template="",
+            deadline_at=None,
+            deadline_key="",
+        ),
         public_lines=REPORT.public_lines,
         private_lines=REPORT.private_lines,
         ledger_headers=REPORT.ledger_headers,
@@ -93,16 +106,37 @@ SAMPLES: dict[str, AnyContext] = {
     ),
     "notice": NoticeContext(mail=MAIL, lines=["Barney gave you 2 coins."]),
     "organiser": OrganiserContext(
-        mail=replace(MAIL, recipient_name="Olive", deadline_text="", order_template=""),
+        mail=replace(
+            MAIL,
+            recipient_name="Olive",
+            deadline_text="",
+            order_template="",
+            deadline_at=None,
+            deadline_key="",
+        ),
         problem="Players tab, row 4: “barney@example” is not an e-mail address.",
     ),
     "answer": AnswerContext(
-        mail=replace(MAIL, recipient_name="organiser", deadline_text="", order_template=""),
+        mail=replace(
+            MAIL,
+            recipient_name="organiser",
+            deadline_text="",
+            order_template="",
+            deadline_at=None,
+            deadline_key="",
+        ),
         topic="Commands done",
         lines=["pause: done. The game is paused; no deadline passes until you resume it."],
     ),
     "press": PressContext(
-        mail=replace(MAIL, recipient_name="Barney", deadline_text="", order_template=""),
+        mail=replace(
+            MAIL,
+            recipient_name="Barney",
+            deadline_text="",
+            order_template="",
+            deadline_at=None,
+            deadline_key="",
+        ),
         author="Agatha",
         addressees=["Barney", "Émile"],
         text="Shall we leave Cecil alone <this> round?",
@@ -132,8 +166,9 @@ def make(kind: str, ctx: AnyContext | None = None, env: jinja2.Environment | Non
 
 
 def bodies(msg: EmailMessage) -> tuple[str, str]:
-    text, html = (part.get_content() for part in msg.iter_parts())
-    return text, html
+    text, html = (msg.get_body((kind,)) for kind in ("plain", "html"))
+    assert isinstance(text, EmailMessage) and isinstance(html, EmailMessage)
+    return text.get_content(), html.get_content()
 
 
 def golden_text(msg: EmailMessage) -> str:
@@ -158,7 +193,7 @@ def test_every_kind_has_a_sample() -> None:
 
 
 def test_headers() -> None:
-    msg = make("receipt")
+    msg = make("receipt", replace(RECEIPT, errors=[]))
     assert msg["Subject"] == "[truce-1] Orders received for Round 3 of 10"
     assert msg["From"] == "Courier <courier@example.org>"
     assert msg["To"] == "agatha@example.com"
@@ -169,8 +204,10 @@ def test_headers() -> None:
     assert msg["Auto-Submitted"] == "auto-generated"
     assert msg["X-Courier-Game"] == "truce-1"
     assert msg["X-Courier-Kind"] == "receipt"
-    assert msg.get_content_type() == "multipart/alternative"
-    parts = list(msg.iter_parts())
+    assert msg.get_content_type() == "multipart/mixed"  # the bodies, then the deadline's calendar event
+    alternative, calendar = msg.iter_parts()
+    assert calendar.get_content_type() == "text/calendar" and calendar.get_filename() == "deadline.ics"
+    parts = list(alternative.iter_parts())
     assert [p.get_content_type() for p in parts] == ["text/plain", "text/html"]
     assert all(p.get_content_charset() == "utf-8" for p in parts)
 
@@ -186,11 +223,17 @@ def test_no_reply_headers_unless_answering() -> None:
 @pytest.mark.parametrize(
     ("kind", "subject"),
     [
-        ("report", "[truce-1] Round 3 of 10: results"),
-        ("reminder", "[truce-1] Reminder: orders due Mon 23 Nov 2026 20:00 CET (19:00 UTC)"),
+        # what is asked now and by when first (issue 30), then what the mail tells
+        ("report", "[truce-1] Round 4 of 10: your orders by Tue 24 Nov 20:00 CET (Round 3 of 10: results)"),
+        ("reminder", "[truce-1] Reminder: Round 3 of 10: your orders by Mon 23 Nov 20:00 CET"),
+        (
+            "receipt",
+            "[truce-1] Orders received for Round 3 of 10: 1 line not understood;"
+            " correct them by Mon 23 Nov 20:00 CET",
+        ),
         ("error", "[courier] Your message could not be used"),
         ("game_over", "[truce-1] Game over: Cecil wins"),
-        ("welcome", "[truce-1] Welcome to Truce"),
+        ("welcome", "[truce-1] Welcome to Truce: Round 1 of 10: your orders by Mon 23 Nov 20:00 CET"),
         ("notice", "[truce-1] News in Round 3 of 10"),
         ("answer", "[truce-1] Commands done"),
         ("press", "[truce-1] Press from Agatha"),
@@ -212,7 +255,8 @@ def test_late_receipt_says_which_round_it_counts_for() -> None:
 
 def test_a_newline_in_a_name_cannot_inject_a_header() -> None:
     ctx = replace(SAMPLES["welcome"], mail=replace(MAIL, game_title="Truce\nBcc: eve@example.com"))
-    assert make("welcome", ctx)["Subject"] == "[truce-1] Welcome to Truce Bcc: eve@example.com"
+    subject = make("welcome", ctx)["Subject"]
+    assert subject.startswith("[truce-1] Welcome to Truce Bcc: eve@example.com:") and "\n" not in subject
 
 
 def test_organiser_mail_without_a_game() -> None:
