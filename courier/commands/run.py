@@ -16,17 +16,21 @@ from typing import TYPE_CHECKING
 
 from courier import faults
 from courier.commands import confirm
+from courier.commands.checks import probe_of_journal
 from courier.commands.players import Asked, press_reply_to, relay_reply
-from courier.commands.step import Step
+from courier.commands.step import Refused, Step
 from courier.commands.syntax import Command, CommandError, check_reach
 from courier.commands.table import (
     ORGANISER,
+    Reading,
     apply_organiser,
     apply_player,
+    find_command,
     first_verb,
     guarded,
     organiser_commands,
     parse_commands,
+    read_commands,
 )
 from courier.config.game import Player
 from courier.journal.backups import BackupFailed
@@ -88,10 +92,16 @@ def run_commands(
     ``proven`` (the CLI, a trusted pass, the organiser's secret), guarded commands wait for a code."""
     config = loaded.config
     row = tick.journal.game(config.id)
+    reading = read_commands(text)
+    commands = reading.commands
+    unread = _unread(reading)
     try:
-        commands = parse_commands(text)
         if not commands:
-            raise CommandError(f"your mail holds no command; {organiser_commands()}")
+            raise CommandError(
+                reading.no_command()
+                if reading.problems or reading.skipped
+                else f"your mail holds no command; {organiser_commands()}"
+            )
         if row is None:
             raise CommandError("the game has not started yet; commands apply once it runs")
         for command in commands:
@@ -105,9 +115,11 @@ def run_commands(
 
     def apply() -> None:
         if proven or not guarded(commands):
-            _apply_all(tick, loaded, row, commands, input_id=input_id, in_reply_to=in_reply_to)
+            _apply_all(tick, loaded, row, commands, unread, input_id=input_id, in_reply_to=in_reply_to)
         else:
-            _ask_confirmation(tick, loaded, row, commands, text, input_id=input_id, in_reply_to=in_reply_to)
+            _ask_confirmation(
+                tick, loaded, row, commands, unread, text, input_id=input_id, in_reply_to=in_reply_to
+            )
 
     def refuse(why: str) -> None:
         _answer(tick, loaded, input_id, [f"Nothing was done: {what} {why}."], in_reply_to)
@@ -120,6 +132,7 @@ def _apply_all(
     loaded: LoadedGame,
     row: GameRow,
     commands: list[Command],
+    unread: list[str],
     *,
     input_id: int,
     in_reply_to: str | None,
@@ -132,14 +145,19 @@ def _apply_all(
             lines.append(apply_organiser(step, command))
             row = step.row
         refused = any(": refused" in line for line in lines)
-        topic = NOT_ALL_DONE if refused else "Commands done"
-        message = _message(tick, loaded, input_id, lines, in_reply_to, topic=topic)
+        topic = NOT_ALL_DONE if refused or unread else "Commands done"
+        message = _message(tick, loaded, input_id, [*lines, *unread], in_reply_to, topic=topic)
         tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
         db.settle_input(input_id, status="used", game=config.id, player="organiser", note="commands")
     tick.forget(config.id)  # the commands wrote the game: the tick's decoded view is stale
     loaded.config = with_seats(config, tick.journal.game(config.id))
     log.info("%s: organiser's commands: %s", config.id, "; ".join(lines))
     faults.checkpoint("organiser.committed")
+
+
+def _unread(reading: Reading) -> list[str]:
+    """What the answer says of each command line that did not read: the others apply all the same."""
+    return [f"Not read, so not done: {problem}." for problem in reading.problems]
 
 
 def _confirmed(tick: Tick, game: str, commands: list[Command]) -> list[Command]:
@@ -156,6 +174,7 @@ def _ask_confirmation(
     loaded: LoadedGame,
     row: GameRow,
     commands: list[Command],
+    unread: list[str],
     text: str,
     *,
     input_id: int,
@@ -167,7 +186,7 @@ def _ask_confirmation(
     with tick.journal.transaction() as db:
         step = Step(tick, db, loaded, row, key=f"{config.id}/command/{input_id}")
         code = confirm.ask(step, who=ORGANISER, address=parseaddr(loaded.organiser)[1], text=text)
-        lines = confirm.asking(code, [c.line for c in commands], why=ORGANISER_GUARD)
+        lines = [*confirm.asking(code, [c.line for c in commands], why=ORGANISER_GUARD), *unread]
         message = _message(tick, loaded, input_id, lines, in_reply_to, topic=CONFIRM_TOPIC)
         tick.queue(db, key=f"answer/{input_id}", message=message, game=config.id, kind="answer")
         db.settle_input(input_id, status="used", game=config.id, player="organiser", note="to confirm")
@@ -197,10 +216,20 @@ def _refused_if_failing(
 
 
 def journal_command(journal: Journal, game: str, line: str, *, now: datetime) -> None:
-    """Journal an organiser's CLI command at once (its syntax and bounds checked now); the next tick
-    applies it. Raises ``CommandError``."""
-    for command in parse_commands(line):
+    """Journal an organiser's CLI command at once, checked now as far as it can be (its syntax and
+    bounds, and ``checks.py``: the game runs, the name means a seat, the seat's state allows it);
+    the next tick applies it. Raises ``CommandError``, journalling nothing."""
+    commands = parse_commands(line)
+    for command in commands:
         check_reach(command, now)
+    try:
+        probe = probe_of_journal(journal, game)
+        for command in commands:
+            check = find_command(command.verb)
+            if check is not None and check.check is not None:
+                check.check(probe, command)
+    except Refused as e:
+        raise CommandError(f"“{line}”: refused, {e}; nothing was journalled") from None
     stamp = f"cli:{now.isoformat()}:{secrets.token_hex(4)}"
     raw = json.dumps({"game": game, "line": line}, ensure_ascii=False).encode()
     journal.add_input(source="cli", source_id=stamp, message_id=stamp, received_at=now, raw=raw)
@@ -249,14 +278,18 @@ def player_commands(
     row = tick.journal.game(loaded.config.id)
     assert row is not None
     replying = press_reply_to(tick, letter.in_reply_to, loaded)
+    reading = Reading([], [], []) if replying and not _starts_with_command(text) else read_commands(text)
+    commands, unread = reading.commands, _unread(reading)
     try:
-        commands = [] if replying and not _starts_with_command(text) else parse_commands(text)
+        if reading.problems and not commands:
+            raise CommandError(reading.no_command())
         for command in commands:
             check_reach(command, tick.now, loaded.config.schedule.timezone)
     except CommandError as e:
-        commands, problem = [], f"Nothing was done: {e}."
+        commands, unread, problem = [], [], f"Nothing was done: {e}."
     else:
         problem = ""
+    unread += _orders_among(loaded, row, player, reading.skipped) if commands else []
     answer = partial(_answer_player, tick, item=item, letter=letter, loaded=loaded, player=player)
 
     def apply() -> None:
@@ -274,8 +307,13 @@ def player_commands(
                 asked.answers.append(apply_player(asked, command))
                 asked.answers.extend(asked.more)
                 asked.more.clear()
+            asked.answers.extend(unread)
             refused = any(": refused, " in line for line in asked.answers)
-            topic = CONFIRM_TOPIC if waiting else _topic(commands, replying=bool(replying), refused=refused)
+            topic = (
+                CONFIRM_TOPIC
+                if waiting
+                else _topic(commands, replying=bool(replying), refused=refused, unread=bool(unread))
+            )
             answer(db, topic=topic, lines=asked.answers, block=asked.block)
             status = "ignored" if problem else "used"
             db.settle_input(item.id, status=status, game=row.id, player=player.name, note="commands")
@@ -319,11 +357,24 @@ def _answer_player(
     tick.queue(db, key=key, message=message, game=loaded.config.id, kind="answer")
 
 
+def _orders_among(loaded: LoadedGame, row: GameRow, player: Player, skipped: list[str]) -> list[str]:
+    """A line of a command mail that reads as orders is not taken as orders: the answer says so
+    (a mail that starts with a command is read as commands; chit-chat is skipped unsaid)."""
+    ruleset = loaded.config.ruleset
+    state = ruleset.from_json(row.state)
+    return [
+        f"“{line}” was not taken as orders: a mail that starts with a command is read as commands;"
+        " send orders in a mail of their own."
+        for line in skipped[:5]
+        if ruleset.parse(state, player.name, line).orders
+    ]
+
+
 def _starts_with_command(text: str) -> bool:
     return first_verb(text) is not None
 
 
-def _topic(commands: list[Command], *, replying: bool, refused: bool) -> str:
+def _topic(commands: list[Command], *, replying: bool, refused: bool, unread: bool) -> str:
     if replying and not commands:
         return "Your reply to press"
     verbs = {c.verb for c in commands}
@@ -333,4 +384,4 @@ def _topic(commands: list[Command], *, replying: bool, refused: bool) -> str:
         return "How to play by mail"
     if verbs == {"press"}:  # a refused press was not sent: its subject must not say so
         return "Press not sent" if refused else "Press sent"
-    return "Your commands: not all done" if refused else "Your commands"
+    return "Your commands: not all done" if refused or unread else "Your commands"

@@ -11,13 +11,14 @@ needs more than a From line when given by mail: ``confirm.py`` says how."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parseaddr
 from typing import Any, Literal
 
-from courier.commands import confirm, organiser, players
+from courier.commands import checks, confirm, organiser, players
 from courier.commands.players import Asked
 from courier.commands.step import Refused, Step
 from courier.commands.syntax import (
@@ -85,6 +86,8 @@ class CommandSpec:
     rest_of_mail: bool = False  # its text goes on over the following lines (so it comes last)
     # An organiser's command a player may give too, of their own seat: the line a player's `help` shows.
     player_syntax: str = ""
+    # What can be checked at once, before the tick applies it (``checks.py``): the CLI refuses then.
+    check: checks.Check | None = None
     # It changes who holds a seat or ends the game: by mail it waits for a confirmation code mailed
     # to the registered address (the organiser's skips it with a trusted pass or organiser_secret).
     guarded: bool = False
@@ -117,12 +120,12 @@ def _player_help(asked: Asked, command: Command) -> str:
 def _organiser_confirm(step: Step, command: Command) -> str:
     address = parseaddr(step.loaded.organiser)[1]
     text = confirm.take(step, command.text, who=ORGANISER, address=address)
-    return "confirmed. " + " ".join(apply_organiser(step, c) for c in parse_commands(text))
+    return "confirmed. " + " ".join(apply_organiser(step, c) for c in read_commands(text).commands)
 
 
 def _player_confirm(asked: Asked, command: Command) -> str:
     text = confirm.take(asked.step, command.text, who=asked.player.name, address=asked.player.email)
-    return "confirmed. " + " ".join(apply_player(asked, c) for c in parse_commands(text))
+    return "confirmed. " + " ".join(apply_player(asked, c) for c in read_commands(text).commands)
 
 
 def _until(values: Mapping[str, Any]) -> str:
@@ -148,6 +151,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "pause",
         ORGANISER,
         read_bare("pause", "game"),
+        check=checks.not_paused,
         syntax="pause",
         help="pause a game: no deadline passes, no reminder goes",
         organiser=organiser.pause,
@@ -157,6 +161,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "resume",
         ORGANISER,
         read_resume,
+        check=checks.paused,
         syntax="resume  (or: resume until 2026-12-28 20:00)",
         help="resume a paused game with a fresh deadline (or --until WHEN)",
         organiser=organiser.resume,
@@ -166,6 +171,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "extend",
         ORGANISER,
         read_extend,
+        check=checks.not_paused,
         syntax="extend 24h  (or: extend until 2026-12-28 20:00)",
         help="move the current deadline: by a duration (24h) or --until WHEN",
         organiser=organiser.extend,
@@ -175,6 +181,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "process",
         ORGANISER,
         read_bare("process", "now", "the round now"),
+        check=checks.not_paused,
         syntax="process now",
         help="resolve the current round at the next tick, before its deadline",
         organiser=organiser.process,
@@ -184,6 +191,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "rollback",
         ORGANISER,
         read_rollback,
+        check=checks.rollback,
         syntax="rollback to round 3  (or a phase, e.g. rollback to S1902M)",
         help="restore the game as it was before round N was resolved (--to N)",
         organiser=organiser.rollback,
@@ -196,6 +204,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "replace",
         ORGANISER,
         read_replace,
+        check=checks.replace,
         syntax="replace Darcy with emmett@example.org  (or: … as Emmett)",
         help="hand a player's seat to a substitute: PLAYER ADDRESS [--as NAME]",
         organiser=organiser.replace,
@@ -213,6 +222,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "change",
         ORGANISER,
         read_change,
+        check=checks.change,
         syntax="change address of Darcy to darcy@new.example.org",
         player_syntax="change address to your.new@example.org  (then: confirm CODE, with the code we mail"
         " to your old address)",
@@ -229,6 +239,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "kick",
         ORGANISER,
         read_kick,
+        check=checks.kick,
         syntax="kick Darcy",
         help="take a player out: the seat plays the game's default for absent players",
         organiser=organiser.kick,
@@ -239,6 +250,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "bot",
         ORGANISER,
         read_bot,
+        check=checks.bot,
         syntax="bot Darcy  (the game's bot plays the seat from the next deadline)",
         help="give a player's seat to the game's bot (it plays from the next deadline)",
         organiser=organiser.bot,
@@ -249,6 +261,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "end",
         ORGANISER,
         read_bare("end", "game", "the game"),
+        check=checks.running,
         syntax="end game",
         help="end the game now: a final report to all with the ranking so far",
         organiser=organiser.end,
@@ -259,6 +272,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "message",
         ORGANISER,
         read_message,
+        check=checks.running,
         syntax="message all: the text, which may go on over the following lines",
         help="send a notice from the organiser to every player",
         organiser=organiser.message,
@@ -383,6 +397,7 @@ PLAYER_VERBS = verbs(PLAYER)
 _GREETING = re.compile(r"^\s*([^\W\d_]+)\b[^,:;.!?\n]*[,:;.!?]+\s*")
 _PLEASE = re.compile(r"^(?:please|pls|kindly|(?:could|can|would|will)\s+you(?:\s+please)?)\b[\s,]*", re.I)
 _THANKS = re.compile(r"[\s,]*\b(?:please|pls|thanks|thank\s+you)\b[\s.!?…]*$", re.I)
+_CLOSE = 0.8  # how near a word must be to a command word to be read as a misspelling of it (as orders)
 
 
 def plain_line(line: str) -> str:
@@ -406,34 +421,76 @@ def first_verb(text: str) -> str | None:
     return None
 
 
-def parse_commands(text: str) -> list[Command]:
-    """Every command of a mail, in order. Raises CommandError on the first line that is none.
-    ``message all:`` and ``press to …:`` take the rest of the mail as their text. A greeting
-    before the commands is skipped; a closing after them ends the mail (a signature follows)."""
+@dataclass(frozen=True)
+class Reading:
+    """A mail read as commands, as forgivingly as orders are read (engine.reading): a line that starts
+    with a command word (or a near misspelling of one) is a command, and one that does not read is a
+    problem of that line alone; any other line (a question, an apology, a signature) is no command
+    attempt and is skipped."""
+
+    commands: list[Command]
+    problems: list[str]  # each command line that does not read: what was wrong with it
+    skipped: list[str]  # the lines that are no command, as written
+
+    def no_command(self) -> str:
+        """Why a mail with no command in it does nothing."""
+        if self.problems:
+            return self.problems[0]
+        known = ", ".join(ORGANISER_VERBS + PLAYER_VERBS)
+        said = f"“{self.skipped[0]}” is no command; " if self.skipped else "your mail holds no command; "
+        return f"{said}the commands are {known} (write `help` for more)"
+
+
+def read_commands(text: str) -> Reading:
+    """Every command of a mail, in order, with what could not be read. ``message all:`` and
+    ``press to …:`` take the rest of the mail as their text. A greeting before the commands is
+    skipped; a closing after them ends the mail (a signature follows)."""
     lines = text.splitlines()
     commands: list[Command] = []
+    problems: list[str] = []
+    skipped: list[str] = []
     for number, raw in enumerate(lines):
         line = plain_line(raw)
         if not line:
-            if commands and raw.strip():
+            if (commands or problems) and raw.strip():
                 break  # "Thanks, / Jo" after the commands: the rest is a signature
             continue
-        command = _parse_line(line)
+        try:
+            command = _parse_line(line)
+        except CommandError as e:
+            problems.append(str(e))
+            continue
+        if command is None:
+            skipped.append(raw.strip())
+            continue
         if _BY_VERB[command.verb].rest_of_mail:
             rest = "\n".join(lines[number + 1 :]).strip()
             text_all = "\n".join(t for t in (command.text, rest) if t)
             if not text_all:
-                raise CommandError(f"“{line}”: nothing to send; write the text after the colon")
+                problems.append(f"“{line}”: nothing to send; write the text after the colon")
+                break
             commands.append(Command(**{**command.__dict__, "text": text_all}))
             break
         commands.append(command)
-    return commands
+    return Reading(commands, problems, skipped)
 
 
-def _parse_line(line: str) -> Command:
+def parse_commands(text: str) -> list[Command]:
+    """Every command of a mail, strictly: raises CommandError on the first command line that does not
+    read, or when the mail holds no command (lines that are no command attempt are skipped)."""
+    reading = read_commands(text)
+    if reading.problems or not reading.commands:
+        raise CommandError(reading.no_command())
+    return reading.commands
+
+
+def _parse_line(line: str) -> Command | None:
+    """The command a line gives; None for a line that is no command attempt."""
     verb, rest = command_word(line)
     spec = _BY_VERB.get(verb)
     if spec is None:
-        known = ", ".join(ORGANISER_VERBS + PLAYER_VERBS)
-        raise CommandError(f"“{line}” is no command; the commands are {known} (write `help` for more)")
+        near = difflib.get_close_matches(verb, list(_BY_VERB), 1, _CLOSE) if len(verb) > 3 else []
+        if near:
+            raise CommandError(f"“{line}” is no command; did you mean `{near[0]}`?")
+        return None
     return spec.read(line, rest)

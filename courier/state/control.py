@@ -5,6 +5,7 @@ table; seats (substitutes, kicked players) live in the game's setup, beside the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -46,11 +47,15 @@ def away(journal: Journal, game: str, now: datetime) -> set[str]:
 def with_seats(config: GameConfig, row: GameRow | None) -> GameConfig:
     """The Players tab as the journal's substitutes amend it: a replaced seat keeps its name (the game
     knows it by that) and takes the newcomer's address; the old address no longer counts."""
-    seats: dict[str, dict[str, str]] = row.setup.get("seats", {}) if row else {}
-    if not seats:
+    if not (row.setup.get("seats") if row else None):
         return config
-    players = tuple(_seated(p, seats.get(p.name)) for p in config.players)
-    return replace(config, players=players)
+    return replace(config, players=with_players(config.players, row))
+
+
+def with_players(players: Sequence[Player], row: GameRow | None) -> tuple[Player, ...]:
+    """The players of a Players tab with the journal's substitutes seated (``with_seats``)."""
+    seats: dict[str, dict[str, str]] = row.setup.get("seats", {}) if row else {}
+    return tuple(_seated(p, seats.get(p.name)) for p in players)
 
 
 def _seated(player: Player, seat: dict[str, str] | None) -> Player:

@@ -275,7 +275,7 @@ def test_message_all_reaches_every_player(table: Table) -> None:
         ("extend soon", "Nothing was done: “extend soon”: 'soon' is not a duration"),
         ("resume", "resume: refused, the game is not paused. Nothing changed."),
         ("rollback to round 4", "rollback to round 4: refused, round 4 has not been resolved"),
-        ("pause\nfrobnicate", "Nothing was done: “frobnicate” is no command"),
+        ("pase", "Nothing was done: “pase” is no command; did you mean `pause`?"),
         ("extend until 2026-11-30 20:00", "refused, 2026-11-30 20:00 has passed already"),
         ("replace Darcy with agatha@players.test", "refused, agatha@players.test already plays Agatha"),
     ],
