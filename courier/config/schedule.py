@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from itertools import pairwise
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -160,6 +161,25 @@ class Schedule:
             naive = deadline.replace(tzinfo=None) + timedelta(days=1)
             deadline = _localize(naive, self.timezone)
         return deadline.astimezone(UTC)
+
+    def full_round_deadline(self, opened_at: datetime, kind: str = "") -> datetime:
+        """The deadline of a round opened off the schedule (`process now`): the first deadline that
+        leaves it at least a normal round's length. With `duration` (or a phase's own clock) that is
+        ``next_deadline``; with `deadlines`, the shortest time from one listed time to the next
+        (24h for one a day), so a round processed at 11:00 does not close at 20:00 the same day."""
+        deadline = self.next_deadline(opened_at, kind)
+        if kind in self.phase_durations or not self.deadlines:
+            return deadline
+        while deadline - opened_at.astimezone(UTC) < self._shortest_round():
+            deadline = self.next_deadline(deadline, kind)
+        return deadline
+
+    def _shortest_round(self) -> timedelta:
+        """The shortest time between two listed deadlines of a day (and the last to the next day's first)."""
+        day = date(2000, 1, 3)
+        times = sorted({datetime.combine(day, at) for at in self.deadlines})
+        times.append(times[0] + timedelta(days=1))
+        return min(later - earlier for earlier, later in pairwise(times))
 
     def _next_listed_time(self, local: datetime) -> datetime:
         opened = local.astimezone(UTC)  # same-zone comparison ignores fold; UTC does not

@@ -137,6 +137,15 @@ def _maps_of_due_round(tick: Tick, loaded: LoadedGame) -> list[str]:
     return map_svgs(loaded.config.ruleset, settled.resolution.state, viewers)
 
 
+def _next_deadline(tick: Tick, config: GameConfig, row: GameRow, *, at: datetime, kind: str) -> datetime:
+    """The next round's deadline from the schedule; after a `process now` (a round resolved before
+    its deadline at the organiser's word) at least a normal round's length from now."""
+    processed = control(tick.journal, row.id).get("process") == row.phase_key
+    if processed and row.deadline is not None and at < row.deadline:
+        return config.schedule.full_round_deadline(at, kind)
+    return config.schedule.next_deadline(at, kind)
+
+
 @dataclass(frozen=True)
 class Settled:
     """A due round worked out: the state resolution starts from, the orders, the resolution, its
@@ -177,7 +186,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
     next_phase = ruleset.phase(resolution.state)
     deadline, away_by = None, timedelta(0)
     if outcome is None:  # a player away, where absence extends deadlines, moves the new one
-        scheduled = config.schedule.next_deadline(at, next_phase.kind)
+        scheduled = _next_deadline(tick, config, row, at=at, kind=next_phase.kind)
         deadline = away_deadline(tick, config, row, scheduled)
         away_by = deadline - scheduled
     new_row = GameRow(
