@@ -66,6 +66,8 @@ class SheetSnapshot:
     # The Ledger tab as the text a person sees (trailing blanks trimmed): the tick compares it with
     # what the journal says it should be, and its first row names the game once it is running.
     ledger: tuple[tuple[str, ...], ...] = ()
+    # Form rows skipped because their Timestamp reads as no time, one sentence each for the organiser.
+    unreadable: tuple[str, ...] = ()
 
     @property
     def running_game(self) -> str | None:

@@ -5,16 +5,16 @@ names them in; cells are read as the text a person sees."""
 from __future__ import annotations
 
 import logging
-import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from courier.backends.base import FormResponse, SheetSnapshot, WorkbookError
+from courier.backends.form_times import day_first, from_serial, parse_time_text
 from engine import find_ruleset
 from engine.core import Exemplified
 
@@ -76,8 +76,6 @@ EXAMPLE_PLAYERS = (
     ("Carol Example", "carol@example.org", "Carol", "", ""),
 )
 
-_SERIAL_EPOCH = datetime(1899, 12, 30)  # day 0 of spreadsheet serial dates (Lotus 1-2-3 leap-year bug)
-_TEXT_TIMESTAMP_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M")
 _ZERO_PADDED = re.compile(r"^0+$")  # number formats like "00000" that display 1067 as 01067
 
 Row = Sequence[Any]
@@ -167,11 +165,18 @@ def parse_snapshot(
     """The snapshot a tick works from; naive times in the form tabs are in ``zone``."""
     settings, cells = _read_config(config)
     people, rows = _read_players(players)
-    answers = [answer for table in responses for answer in _read_responses(table, zone)]
+    skipped: list[str] = []
+    answers = [answer for table in responses for answer in _read_responses(table, zone, skipped)]
     answers.sort(key=lambda r: r.timestamp)  # humans may sort the rows; time order is what counts
     shown = shown_rows([[text(value, fmt) for value, fmt in row] for row in ledger.rows]) if ledger else ()
     return SheetSnapshot(
-        config=settings, players=people, responses=answers, config_cells=cells, player_rows=rows, ledger=shown
+        config=settings,
+        players=people,
+        responses=answers,
+        config_cells=cells,
+        player_rows=rows,
+        ledger=shown,
+        unreadable=tuple(skipped),
     )
 
 
@@ -261,7 +266,9 @@ def player_cells(table: Table, changes: Mapping[str, Mapping[str, str]]) -> dict
     return cells
 
 
-def _read_responses(table: Table, zone: ZoneInfo) -> Iterable[FormResponse]:
+def _read_responses(table: Table, zone: ZoneInfo, skipped: list[str]) -> Iterable[FormResponse]:
+    """The tab's answers; a row whose Timestamp reads as no time is skipped and described in
+    ``skipped`` (the tick tells the organiser once)."""
     rows, title = table.rows, table.title
     if not rows or not any(value not in (None, "") for value, _ in rows[0]):
         return
@@ -269,14 +276,20 @@ def _read_responses(table: Table, zone: ZoneInfo) -> Iterable[FormResponse]:
     for needed in ("timestamp", "orders"):
         if needed not in columns:
             raise WorkbookError(f"the {title} tab has no {needed.title()} column in row 1")
+    stamps = [_cells(row, columns)["timestamp"][0] for row in rows[1:]]
+    order = day_first((_as_text(v) for v in stamps), zone)  # 05/12/2026: the tab's other rows decide
     for number, row in enumerate(rows[1:], start=2):
         cells = _cells(row, columns)
         orders = text(*cells["orders"])
         if not orders.strip():
             continue
-        moment = timestamp(cells["timestamp"][0], zone)
+        moment = timestamp(cells["timestamp"][0], zone, day_first=order)
         if moment is None:
-            log.warning("%s row %d: unreadable timestamp %r; skipped", title, number, cells["timestamp"][0])
+            shown = text(*cells["timestamp"]) or "empty"
+            skipped.append(
+                f"{title} row {number}: its Timestamp ({shown}) is no time Courier can read, so the orders"
+                " in that row are not used. Write it as 2026-12-15 10:14:03, or as the form wrote it."
+            )
             continue
         yield FormResponse(
             timestamp=moment,
@@ -314,9 +327,17 @@ def text(value: object, number_format: str = "General") -> str:
     return str(value)
 
 
-def timestamp(value: object, zone: ZoneInfo) -> datetime | None:
-    """An aware time from a datetime cell, a serial number (days since 1899-12-30) or text; naive
-    values are in ``zone``. A ``Shown`` cell is read from its value: its text is in the sheet's locale."""
+def _as_text(value: object) -> str:
+    """A Timestamp cell's text, if it holds text (not a date-time or a number)."""
+    if isinstance(value, Shown):
+        value = value.text if value.value is None else value.value
+    return value if isinstance(value, str) else ""
+
+
+def timestamp(value: object, zone: ZoneInfo, *, day_first: bool = True) -> datetime | None:
+    """An aware time from a datetime cell, a serial number (days since 1899-12-30) or text in the
+    forms ``courier.backends.form_times`` reads (``day_first`` settles 05/12/2026); naive values are
+    in ``zone``. A ``Shown`` cell is read from its value: its text is in the sheet's locale."""
     if isinstance(value, Shown):
         value = value.text if value.value is None else value.value
     moment: datetime | None = None
@@ -326,9 +347,9 @@ def timestamp(value: object, zone: ZoneInfo) -> datetime | None:
         elif isinstance(value, date):
             moment = datetime.combine(value, time())
         elif isinstance(value, int | float) and not isinstance(value, bool):
-            moment = _from_serial(value)
+            moment = from_serial(value)
         elif isinstance(value, str):
-            moment = _parse_text_timestamp(value.strip())
+            moment = parse_time_text(value, day_first=day_first)
     except (ValueError, OverflowError):
         return None
     if moment is None or moment.tzinfo is not None:
@@ -336,22 +357,3 @@ def timestamp(value: object, zone: ZoneInfo) -> datetime | None:
     return moment.replace(tzinfo=zone)
 
 
-def _from_serial(serial: float) -> datetime | None:
-    if not math.isfinite(serial):
-        return None
-    # Whole milliseconds: a double serial carries ~1 µs of noise.
-    return _SERIAL_EPOCH + timedelta(milliseconds=round(serial * 86_400_000))
-
-
-def _parse_text_timestamp(value: str) -> datetime | None:
-    """ISO (``2026-11-23 14:05:00``), German display format, or a serial number typed as text."""
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        pass
-    for fmt in _TEXT_TIMESTAMP_FORMATS:
-        try:
-            return datetime.strptime(value, fmt)
-        except ValueError:
-            continue
-    return _from_serial(float(value))

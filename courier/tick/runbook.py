@@ -253,7 +253,10 @@ def _load_game(tick: Tick, source: GameSource) -> LoadedGame:
         workbook = open_workbook(
             workbook=source.workbook, sheet=source.sheet, sheets=tick.deployment.sheets, timezone=zone
         )
-        snapshot = replace(snapshot, responses=workbook.read().responses)
+        again = workbook.read()
+        snapshot = replace(snapshot, responses=again.responses, unreadable=again.unreadable)
+    for problem in snapshot.unreadable:  # a form row skipped: told once, ever, not at every tick
+        tick.warn_once(source.id, source.organiser, problem)
     loaded = LoadedGame(config, workbook, snapshot, source.organiser, source.seed)
     if replaced is not None:
         tell_changes(tick, loaded, replaced)
