@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import hmac
 import json
 import logging
-import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -329,6 +329,14 @@ def _journal_form_row(tick: Tick, db: Transaction, game_id: str, response: FormR
 # --- game start -----------------------------------------------------------------------------------
 
 
+def game_seed(tick: Tick, game_id: str) -> str:
+    """A game's secret seed (its hash published at the start, itself at the end): drawn from the
+    journal's own random key and the game's id, so that `courier tick --dry-run`, which works on a
+    copy of the journal, deals exactly as the tick after it does."""
+    key = tick.journal.mail_secret()
+    return hmac.new(key, f"game-seed/{game_id}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def start_game(tick: Tick, loaded: LoadedGame) -> None:
     config = loaded.config
     game_id = config.id
@@ -337,7 +345,7 @@ def start_game(tick: Tick, loaded: LoadedGame) -> None:
     opened_at = config.schedule.first_opening(tick.now)
     if opened_at > tick.now:
         return
-    seed = loaded.fixed_seed or secrets.token_hex(16)
+    seed = loaded.fixed_seed or game_seed(tick, game_id)
     names = [p.name for p in config.players]
     try:
         state = config.ruleset.setup(names, config.options, rng_for(seed, "setup"))

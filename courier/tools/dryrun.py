@@ -60,7 +60,14 @@ class _Printer:
 def dry_run(
     deployment: Deployment, *, now: datetime, out: TextIO, prepare: Callable[[Journal], None] | None = None
 ) -> list[str]:
-    """``prepare`` adds to the copy of the journal first (an organiser's command, for its dry run)."""
+    """``prepare`` adds to the copy of the journal first (an organiser's command, for its dry run).
+    The journal's random key is made first, in the journal itself (and the journal with it, before
+    the first tick): a game's seed is drawn from it, so the copy deals as the real tick will."""
+    real = open_journal(deployment.journal_path, kind=deployment.journal_kind)
+    try:
+        real.mail_secret()
+    finally:
+        real.close()
     with tempfile.TemporaryDirectory(prefix="courier-dry-") as scratch:
         copy = replace(deployment, state_dir=Path(scratch))
         if deployment.journal_path.exists():
