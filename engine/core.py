@@ -35,6 +35,7 @@ __all__ = [
     "Phase",
     "Picture",
     "Played",
+    "PrivateAwaiting",
     "QuietRounds",
     "Ranked",
     "Resolution",
@@ -43,6 +44,7 @@ __all__ = [
     "Simulated",
     "Standing",
     "Submission",
+    "awaiting_seen",
     "event_to_json",
     "fold",
     "match_name",
@@ -296,6 +298,15 @@ def writers_of(ruleset: Any, state: Any) -> frozenset[str]:
     return frozenset(ruleset.awaiting(state)) | extra
 
 
+def awaiting_seen(ruleset: Any, state: Any, viewer: str) -> frozenset[str]:
+    """The awaited players ``viewer`` may know are awaited (all of them, unless the game keeps it
+    private: ``PrivateAwaiting``)."""
+    awaited = frozenset(ruleset.awaiting(state))
+    if isinstance(ruleset, PrivateAwaiting):
+        return awaited & ruleset.awaiting_seen_by(state, viewer)
+    return awaited
+
+
 @runtime_checkable
 class QuietRounds(Protocol):
     """Optional: who hears of a round, from the state after it: ``None``, everyone; else the players
@@ -303,6 +314,15 @@ class QuietRounds(Protocol):
     alone). Everyone hears the end."""
 
     def reported_to(self, state: Any) -> frozenset[str] | None: ...
+
+
+@runtime_checkable
+class PrivateAwaiting(Protocol):
+    """Optional: whose silence ``viewer`` may learn of (``status``'s "Not written yet"); without it
+    the whole of ``awaiting`` is public. Monarchs' court: a carrier is named privately and whether
+    it delivered is its monarch's business, so each player hears only of its own side."""
+
+    def awaiting_seen_by(self, state: Any, viewer: str) -> frozenset[str]: ...
 
 
 @runtime_checkable
@@ -387,6 +407,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
 
 
 @runtime_checkable
+    PrivateAwaiting,
 class Ruleset(Protocol):
     """The contract between a game and the shell. See design.md, "The engine contract"."""
 

@@ -211,7 +211,9 @@ class Mailer:
             mail=self._common(config, player, state=state, deadline=row.deadline),
             orders=screenful.orders(parsed.orders),
             errors=errors,
-            notes=screenful.notes(parsed.notes) + ([more] if more else []),
+            # The mail's notes, then what combining it with the orders before did (``combine``'s own).
+            notes=screenful.notes((*parsed.notes, *(n for n in standing.notes if n not in parsed.notes)))
+            + ([more] if more else []),
             standing=screenful.orders(standing.orders),
             late=late,
             kept=kept,

@@ -56,7 +56,7 @@ def parse_choices(state: MonarchsState, court: Court, nation: str, player: str, 
             continue
         match = _CARRIER.match(line) or _MAP_TO.match(line)
         if match is None:
-            errors.append(LineError(line.strip(), NOT_HERE))
+            errors.append(LineError(line.strip(), _too_early(state, line) or NOT_HERE))
             continue
         kind = "carrier " if match.re is _CARRIER else "map to "
         name, error = _eligible(court, nation, match.group(1), line, kind)
@@ -71,6 +71,19 @@ def parse_choices(state: MonarchsState, court: Court, nation: str, player: str, 
         errors += [replace(e, line=f"{HAND}{e.line}") for e in handed.errors]
     notes = handed.notes if handed is not None else ()
     return Submission(player, tuple(lines_out), tuple(errors), notes)
+
+
+def _too_early(state: MonarchsState, line: str) -> str | None:
+    """A guess (“Dora serves blue”) written while the turns still run: when to send it instead."""
+    match = _GUESS.match(line)
+    if match is None or not any(fold(match.group(2)) in (n, n[0]) for n in NATIONS):
+        return None
+    if state.last_turn:
+        return (
+            "guesses are written after this last turn's orders are in: at its deadline Courier "
+            "mails you a form for them; send this line again then"
+        )
+    return f"guesses are written after the last turn (turn {state.turns}); Courier asks for them then"
 
 
 def _eligible(

@@ -15,10 +15,13 @@ __all__ = [
     "GameEnded",
     "GuessesMade",
     "HexBattleFought",
+    "HexLost",
     "HexTaken",
+    "LastOrdersTaken",
     "LoyaltyDealt",
     "LoyaltyRevealed",
     "MapShown",
+    "MonarchScored",
     "OrdersHanded",
     "TurnResolved",
     "TurnScored",
@@ -29,7 +32,9 @@ __all__ = [
 class TurnResolved(Event):
     turn: int
     turns: int
-    delivered: tuple[str, ...]  # nations whose orders came
+    # Nations whose orders came; ``None`` in court mode, where only each monarch learns (privately,
+    # CarrierReported) whether its carrier delivered.
+    delivered: tuple[str, ...] | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,6 +61,17 @@ class HexTaken(Event):
     hex: str
     nation: str
     previous: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexLost(Event):
+    """A hex lost in a battle between other nations, told to its owner's map (it fought no part of
+    it, so the battle's strengths stay with those who did)."""
+
+    hex: str
+    nation: str  # the owner at the start of the turn
+    winner: str
+    fought: tuple[str, ...]  # the nations that fought there
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,6 +139,25 @@ class LoyaltyRevealed(Event):
     loyal_to: str
     score: int
     halved: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class LastOrdersTaken(Event):
+    """Court mode, public: the last turn's orders are in; its outcome waits for the guesses."""
+
+    turn: int
+    turns: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MonarchScored(Event):
+    """Court mode, at the end: a monarch's score, its nation's plus 5 per traitor named with the
+    nation it truly serves (``right``)."""
+
+    nation: str
+    nation_score: int
+    right: tuple[str, ...]
+    score: int
 
 
 @dataclass(frozen=True, kw_only=True)

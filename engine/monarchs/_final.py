@@ -55,10 +55,16 @@ def final_scores(
 
 
 def _right_guesses(court: Court, nation: str) -> int:
-    right = 0
+    return len(rightly_named(court, nation))
+
+
+def rightly_named(court: Court, nation: str) -> list[str]:
+    """The traitors ``nation``'s monarch named with the nation each truly serves (5 points each)."""
+    right = []
     for name, guessed in court.guesses.get(nation, {}).items():
         c = court.courtier(name)
-        right += c is not None and not c.loyal and c.loyal_to == guessed
+        if c is not None and not c.loyal and c.loyal_to == guessed:
+            right.append(name)
     return right
 
 

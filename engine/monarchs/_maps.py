@@ -1,6 +1,7 @@
-"""Who gets which map after a turn. Board mode: each monarch its nation's fogged map. Court mode: only
-the courtier chosen to receive a nation's map gets it (fogged to what that nation sees). The
-organiser, and everybody once the game is over, gets the whole map."""
+"""Who gets which map. In the welcome, everybody the starting map of its nation (a courtier's: the
+nation it serves openly). After a turn, board mode: each monarch its nation's fogged map; court
+mode: only the courtier chosen to receive a nation's map gets it (fogged to what that nation sees).
+The organiser, and everybody once the game is over, gets the whole map."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from engine.monarchs._svg import draw_map
 
 
 def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
-    if not state.recap or (state.court is not None and state.court.pending):
-        return []  # no turn played yet, or the last turn waits for the guesses
+    if state.court is not None and state.court.pending:
+        return []  # the last turn waits for the guesses
+    if not state.recap:
+        return _starting(state, viewer) if state.turn == 1 else []
     turn = state.turn - 1
     if viewer is None or state.finished:
         title = f"Turn {turn}, the final map" if state.finished else f"Turn {turn}, all nations"
@@ -31,6 +34,21 @@ def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
         notes=_summary(state, nation, turn),
     )
     return [Picture(f"map-turn-{turn}-{nation}", title, svg)]
+
+
+def _starting(state: MonarchsState, viewer: str | None) -> list[Picture]:
+    """The welcome's map: the nation's view for its monarch, and in court mode for each courtier of
+    the nation it serves openly; the organiser's shows the whole board."""
+    if viewer is None:
+        title = "The start, all nations"
+        return [Picture("map-start", title, draw_map(state.position, title=title, seen=None, notes=[]))]
+    courtier = state.court.courtier(viewer) if state.court is not None else None
+    nation = courtier.serves if courtier is not None else state.nation_of(viewer)
+    if nation is None:
+        return []
+    title = f"The start, {nation.title()}"
+    svg = draw_map(state.position, title=title, seen=state.position.visible_to(nation), notes=[])
+    return [Picture(f"map-start-{nation}", title, svg)]
 
 
 def map_nation(state: MonarchsState, viewer: str) -> str | None:

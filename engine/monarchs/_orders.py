@@ -6,10 +6,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core import LineError
-from engine.monarchs._board import adjacent, home_of, is_hex, near_names
+from engine.monarchs._board import CENTRE, HEXES, adjacent, distance, home_of, is_hex, near_names
 
 _ARROWS = re.compile(r"->|→|=>|[-–—>:,;]")
 _FILLER = frozenset(
@@ -17,6 +17,7 @@ _FILLER = frozenset(
 )
 _HEXLIKE = re.compile(r"^[a-z]\d+$")
 _MOVE_FORM = "5 C5 D4"
+BOOST_NAMES_ONE_HEX = "a boost names one hex"
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def read_line(line: str) -> Order | LineError:
 
 def _boost(quoted: str, rest: Sequence[str]) -> Boost | LineError:
     if len(rest) != 1:
-        return LineError(quoted, "a boost names one hex", "boost G9")
+        return LineError(quoted, BOOST_NAMES_ONE_HEX)  # the hex to suggest: check_orders, from the map
     name = rest[0].upper()
     if is_hex(name):
         return Boost(name)
@@ -122,7 +123,7 @@ def check_orders(
     sent: dict[str, int] = {}
     for line, order in read:
         if isinstance(order, LineError):
-            errors.append(order)
+            errors.append(_own_boost_hint(order, nation, armies))
         elif isinstance(order, Boost):
             if boost is not None:
                 notes.append(f"Only one hex may be boosted: boost {order.hex} replaces boost {boost}.")
@@ -135,6 +136,21 @@ def check_orders(
                 sent[order.origin] = sent.get(order.origin, 0) + order.regiments
                 moves.append(order)
     return Orders(boost, tuple(moves)), errors, notes
+
+
+def _own_boost_hint(error: LineError, nation: str, armies: Mapping[str, tuple[str, int]]) -> LineError:
+    """A boost that names no hex (“Sorry, forgot the boost!”): suggest one of the nation's own."""
+    if error.reason != BOOST_NAMES_ONE_HEX and error.suggestion != "boost":
+        return error
+    best = own_boost_hex(nation, armies)
+    return replace(error, suggestion=f"boost {best}" if best else None)
+
+
+def own_boost_hex(nation: str, armies: Mapping[str, tuple[str, int]]) -> str | None:
+    """The hex to offer ``nation`` as a boost: its biggest army outside the home base (which nobody
+    may enter, so no battle is fought there), nearest the centre: where a battle is likeliest."""
+    hexes = [h for h, (owner, count) in armies.items() if owner == nation and count and home_of(h) is None]
+    return min(hexes, key=lambda h: (-armies[h][1], distance(h, CENTRE), HEXES.index(h)), default=None)
 
 
 def _move_problem(nation: str, armies: Mapping[str, tuple[str, int]], move: Move, already: int) -> str | None:

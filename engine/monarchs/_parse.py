@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from engine.core import LineError, Submission
@@ -31,10 +32,28 @@ def read_orders(
 def orders_submission(
     player: str, orders: Orders, errors: list[LineError], notes: list[str], hold: bool
 ) -> Submission:
-    lines = orders.lines() or ((HOLD,) if hold else ())
-    if hold and orders.lines():
+    # “hold” with a boost alone stays: it says the moves standing from an earlier mail go (combine).
+    lines = (HOLD, *orders.lines()) if hold and not orders.moves else orders.lines()
+    if hold and orders.moves:
         notes = [*notes, "“hold” was ignored: the moves and boost in this mail stand."]
     return Submission(player, lines, tuple(errors), tuple(notes))
+
+
+def boost_added(earlier: Submission | None, later: Submission) -> Submission | None:
+    """A mail whose only order is a boost keeps the moves standing from an earlier one and boosts
+    beside them (``hold`` with the boost clears them); ``None`` when that is not the case."""
+    moves = [line for line in earlier.orders if _is_move(line)] if earlier is not None else []
+    if not moves or not later.orders or not all(line.startswith("boost ") for line in later.orders):
+        return None
+    note = (
+        f"This mail has only a boost, so it joins your moves from before ({'; '.join(moves)}); "
+        "to drop those moves, send “hold” with the boost."
+    )
+    return dataclasses.replace(later, orders=(*moves, *later.orders), notes=(*later.notes, note))
+
+
+def _is_move(line: str) -> bool:
+    return line[:1].isdigit()  # canonical lines: “5 C5 D4”, “boost G9”, “hold”
 
 
 def orders_from_lines(nation: str, position: Position, lines: tuple[str, ...]) -> Orders:

@@ -44,15 +44,17 @@ from engine.monarchs._courtplay import (
 from engine.monarchs._events import (
     GameEnded,
     GuessesMade,
+    LastOrdersTaken,
     LoyaltyDealt,
     LoyaltyRevealed,
     MapShown,
+    MonarchScored,
     TurnScored,
 )
-from engine.monarchs._final import final_scores
+from engine.monarchs._final import final_scores, rightly_named
 from engine.monarchs._json import answer_json, other_request
 from engine.monarchs._maps import pictures
-from engine.monarchs._parse import is_blank, orders_by_nation, orders_submission, read_orders
+from engine.monarchs._parse import boost_added, is_blank, orders_by_nation, orders_submission, read_orders
 from engine.monarchs._position import Position
 from engine.monarchs._seats import board_seats, court_seats
 from engine.monarchs._state import JSON, MonarchsState, state_from_json, state_to_json
@@ -123,6 +125,17 @@ class Monarchs(Game):
             return frozenset(state.monarchs)
         return frozenset(state.monarchs) | frozenset(state.court.carrier.values())
 
+    def awaiting_seen_by(self, state: MonarchsState, viewer: str) -> frozenset[str]:
+        """Board mode: everyone awaited (the monarchs mail their own orders). Court mode: a monarch
+        learns only of itself and its own carrier, a courtier only of itself: who carries, and
+        whether a carrier or a monarch has written yet, stays within the nation's own side."""
+        awaited = self.awaiting(state)
+        if state.court is None:
+            return awaited
+        nation = state.nation_of(viewer)
+        own = {viewer, state.court.carrier.get(nation, "")} if nation else {viewer}
+        return awaited & own
+
     def opening_events(self, state: MonarchsState) -> tuple[Event, ...]:
         """In court mode each courtier learns its own loyalty, privately."""
         courtiers = state.court.courtiers if state.court is not None else ()
@@ -183,8 +196,12 @@ class Monarchs(Game):
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         """A monarch's choices combine line by line (a mail naming only the map's recipient keeps
-        the carrier and the orders handed); orders handed replace those handed before whole; any
-        other mail replaces the earlier whole, unless it has no orders."""
+        the carrier and the orders handed); orders handed replace those handed before whole; a
+        mail with only a boost adds it to the moves standing (issue 29: a player adding a forgotten
+        boost means to add it); any other mail replaces the earlier whole, unless it has no orders."""
+        added = boost_added(earlier, later)
+        if added is not None:
+            return added
         if earlier is None or not later.orders or not _choices_only(earlier, later):
             return super().combine(earlier, later)
         merged = {**choices_of(earlier), **choices_of(later)}
@@ -230,7 +247,7 @@ class Monarchs(Game):
         if state.last_turn:  # the outcome waits for the monarchs' guesses
             pending = {n: standing.get(n, ()) for n in NATIONS}
             after = dataclasses.replace(state, court=dataclasses.replace(moved, pending=pending))
-            return Resolution(after, tuple(events))
+            return Resolution(after, (LastOrdersTaken(turn=state.turn, turns=state.turns), *events))
         viewers = {n: moved.map_viewers(n) for n in NATIONS}
         after, played = _turn(dataclasses.replace(state, court=moved), standing, viewers, rng)
         return Resolution(after, tuple(events + played))
@@ -247,6 +264,15 @@ class Monarchs(Game):
             court, after.scores, after.position, turns=state.turns, constants=state.constants, rng=rng
         )
         events += [GuessesMade(nation=n, guesses=guesses[n]) for n in NATIONS]
+        events += [
+            MonarchScored(
+                nation=n,
+                nation_score=after.scores[n],
+                right=tuple(rightly_named(court, n)),
+                score=final.monarchs[n],
+            )
+            for n in NATIONS
+        ]
         for c in court.courtiers:
             events.append(
                 LoyaltyRevealed(
@@ -292,15 +318,18 @@ class Monarchs(Game):
     def ledger(self, state: MonarchsState) -> list[dict[str, Any]]:
         show = state.publish_scores or state.finished
         # In court mode whether a monarch has written (named its carrier) stays private: a courtier
-        # refused with the neutral line must not learn from the sheet that someone else was named.
-        secret = {"Orders in": "—"} if state.court is not None else {}
+        # refused with the neutral line must not learn from the sheet that someone else was named;
+        # nor whether a carrier delivered: only its monarch is told (CarrierReported).
+        court = state.court is not None
+        secret = {"Orders in": "—"} if court else {}
         return [
             {
                 "Nation": nation.title(),
                 "Player": state.monarch_of(nation),
                 "Turns played": min(state.turn, state.turns + 1) - 1,
-                "Orders last turn": "yes" if nation in state.delivered else ("no" if state.turn > 1 else ""),
-                "Score": state.scores[nation] if show else "",
+                "Orders last turn": "—" if court else _delivered(state, nation),
+                # court mode: the monarch's own score adds its guesses (MonarchScored, at the end)
+                ("Nation score" if court else "Score"): state.scores[nation] if show else "",
                 **secret,
             }
             for nation in NATIONS
@@ -358,6 +387,11 @@ class Monarchs(Game):
 
 def _guessing(state: MonarchsState) -> bool:
     return state.court is not None and bool(state.court.pending)
+
+
+def _delivered(state: MonarchsState, nation: str) -> str:
+    """The Ledger's "Orders last turn" in board mode (public: the monarchs mail their own)."""
+    return "yes" if nation in state.delivered else ("no" if state.turn > 1 else "")
 
 
 def _choices_only(*submissions: Submission) -> bool:

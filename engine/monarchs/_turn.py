@@ -12,6 +12,7 @@ from engine.monarchs._board import CENTRE, HEXES, NATIONS
 from engine.monarchs._events import (
     BorderBattleFought,
     HexBattleFought,
+    HexLost,
     HexTaken,
     MapShown,
     TurnResolved,
@@ -42,8 +43,10 @@ def play_turn(
         delivered=delivered,
         recap=recap(result),
     )
-    events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=delivered)]
+    told = None if state.court is not None else delivered  # court mode: each monarch alone is told
+    events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=told)]
     events += _battle_events(result, viewers)
+    events += _hexes_lost(state.position, result, viewers)
     for nation in NATIONS:
         events.append(_map(after, nation, state.turn, viewers[nation]))
         events.append(_score(after, result, nation, state, viewers[nation]))
@@ -86,6 +89,19 @@ def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:
         audience = viewers[nation] | (viewers[previous] if previous else frozenset())
         events.append(HexTaken(audience=audience, hex=hex_name, nation=nation, previous=previous))
     return events
+
+
+def _hexes_lost(before: Position, result: TurnResult, viewers: Viewers) -> list[Event]:
+    """A hex whose owner had no part in the battle fought on it: the owner is told it lost it."""
+    lost: list[Event] = []
+    for hb in result.hex_battles:
+        owner = before.owners.get(hb.hex)
+        if owner is not None and owner not in hb.regiments:
+            fought = tuple(n for n in NATIONS if n in hb.regiments)
+            lost.append(
+                HexLost(audience=viewers[owner], hex=hb.hex, nation=owner, winner=hb.winner, fought=fought)
+            )
+    return lost
 
 
 def _hex_battle(battle: HexBattle, viewers: Viewers) -> HexBattleFought:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.monarchs._board import HEXES
 from engine.monarchs._court import Court
+from engine.monarchs._orders import own_boost_hex
 from engine.monarchs._position import Position
 from engine.monarchs._state import MonarchsState
 
@@ -23,7 +24,9 @@ def order_form(position: Position, nation: str, *, turn: int, turns: int, show_m
     lines = [
         f"# Orders for {nation.title()}, turn {turn} of {turns}{last}. Lines starting with # are ignored.",
         "# One move a line: regiments, from, to — “5 C5 D4”, “5 units from C5 to D4”, “C5-D4 5”.",
-        "# One boost a turn: “boost G9”. Write “hold” to move nothing. A new mail replaces the last.",
+        f"# One boost a turn: “boost {own_boost_hex(nation, position.armies) or 'HEX'}”; a mail with only"
+        " a boost keeps the moves sent before.",
+        "# Write “hold” to move nothing. A new mail with moves replaces the last.",
     ]
     if show_map:
         lines.append("# What you can see (hex, owner, regiments):")
@@ -38,6 +41,8 @@ def court_form(state: MonarchsState, court: Court, player: str) -> str:
     courtier = court.courtier(player)
     if courtier is None:
         return ""
+    if court.pending:
+        return ""  # the last orders are in: a courtier has nothing to write, so no form (issue 29)
     nation = courtier.serves
     secret = (
         f"and loyal to {nation.title()}"
@@ -45,9 +50,6 @@ def court_form(state: MonarchsState, court: Court, player: str) -> str:
         else f"but secretly loyal to {courtier.loyal_to.title()}: you are its spy"
     )
     lines = [f"# You are a courtier of {nation.title()}, {secret}. Tell nobody."]
-    if court.pending:
-        lines.append("# The last orders are in; the monarchs are naming the traitors.")
-        return "\n".join(lines)
     if court.carrier.get(nation) == player:
         lines.append(f"# You carry {nation.title()}'s orders this turn: only your mail counts as its orders.")
         lines.append(order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=False))

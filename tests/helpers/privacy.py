@@ -8,7 +8,7 @@ from datetime import datetime
 
 from openpyxl import load_workbook
 
-from tests.conftest import Table
+from tests.conftest import Table, address
 
 Seen = tuple[list[object], dict[str, list[str]]]
 
@@ -40,3 +40,16 @@ def assert_only_the_author_can_tell(one: Seen, two: Seen, author: str) -> None:
         if name != author:
             assert one[1][name] == two[1][name], f"{name}'s mail depends on {author}'s orders"
     assert one[1][author] != two[1][author], "the author's own receipt should echo the orders"
+
+
+def sheet_cells(table: Table) -> list[object]:
+    """Every cell of the public tabs (Ledger and History), as everybody may read them."""
+    book = load_workbook(table.root / "truce-1.xlsx")
+    return [c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row]
+
+
+def everyone_asks_status(table: Table, names: Iterable[str], when: datetime) -> None:
+    """Each player mails `status`; its answer (who has not written, the own view) joins its mail."""
+    for name in names:
+        table.mail(address(name), "status")
+    table.tick(when)

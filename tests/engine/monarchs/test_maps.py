@@ -61,7 +61,7 @@ def test_a_nation_map_shows_its_hexes_the_fog_and_its_turn() -> None:
     assert "Red scored 25 this turn, 25 in all." in lines
 
 
-def test_the_organiser_sees_everything_and_nothing_is_drawn_before_the_first_turn() -> None:
+def test_the_organiser_sees_everything_and_the_start_is_drawn_for_the_welcome() -> None:
     state = first_turn()
     (picture,) = MONARCHS.pictures(state, None)
     assert picture.title == "Turn 1, all nations"
@@ -72,8 +72,11 @@ def test_the_organiser_sees_everything_and_nothing_is_drawn_before_the_first_tur
     assert "Blue won the battle at E3–F2 and lost the battle at E3." in lines
     assert "Green won no battle and lost the battle at I5." in lines
     start = MONARCHS.setup(list(BOARD), {"roles": BOARD}, random.Random(1))
-    assert MONARCHS.pictures(start, "Rex") == [] and MONARCHS.pictures(start, None) == []
-    assert MONARCHS.pictures(state, "a stranger") == []
+    (welcome,) = MONARCHS.pictures(start, "Rex")  # issue 29/30: the welcome carries the start
+    assert welcome.title == "The start, Red" and welcome.name == "map-start-red"
+    assert texts(hexes_of(welcome.svg)["A5"]) == ["A5", "5"] and texts(hexes_of(welcome.svg)["M1"]) == ["M1"]
+    assert [p.title for p in MONARCHS.pictures(start, None)] == ["The start, all nations"]
+    assert MONARCHS.pictures(state, "a stranger") == [] and MONARCHS.pictures(start, "a stranger") == []
 
 
 def test_the_map_renders_to_png() -> None:
@@ -132,6 +135,9 @@ def test_the_final_report_shows_everybody_the_whole_map() -> None:
 
 def test_in_court_mode_only_the_chosen_courtier_gets_the_map() -> None:
     state = MONARCHS.setup(PLAYERS, {"mode": "court", "turns": 2, "roles": ROLES}, random.Random("court"))
+    # The welcome: each its nation's starting map; R5, Blue's spy at Red's court, sees Red's.
+    titles = [MONARCHS.pictures(state, p)[0].title for p in ("R5", "Bly")]
+    assert titles == ["The start, Red", "The start, Blue"]
     delivery = MONARCHS.parse(state, "R1", "3 H6 I5\nmap to R2")
     state, _ = MONARCHS.immediate(state, delivery)
     state = MONARCHS.resolve(state, {"R1": delivery}, random.Random(1)).state

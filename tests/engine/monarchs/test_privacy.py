@@ -24,6 +24,7 @@ from engine.monarchs import (
     CarrierReported,
     GameEnded,
     HexBattleFought,
+    HexLost,
     HexTaken,
     MapShown,
     MonarchsState,
@@ -37,6 +38,7 @@ from tests.helpers.monarchs import random_orders, table
 from tests.helpers.monarchs_court import CONFIG as COURT_CONFIG
 from tests.helpers.monarchs_court import PLAYERS as PLAYERS_COURT
 from tests.helpers.monarchs_court import ROLES as ROLES_COURT
+from tests.helpers.privacy import Seen, everyone_asks_status, sheet_cells
 
 COUNTED = re.compile(r"\b([A-Q][1-9]) (?:red|green|blue) \d+")
 
@@ -50,8 +52,8 @@ def _check_private(event: Event, after: MonarchsState) -> None:
         assert nations == set(event.regiments)
     elif isinstance(event, HexTaken):
         assert nations == {event.nation, event.previous} - {None}
-    else:
-        assert isinstance(event, TurnScored) and nations == {event.nation}
+    else:  # a turn's score, or a hex lost in a battle the owner had no part in (issue 29)
+        assert isinstance(event, (TurnScored, HexLost)) and nations == {event.nation}
 
 
 @settings(max_examples=25, deadline=None)
@@ -160,31 +162,54 @@ def test_who_carried_cannot_be_deduced_by_any_other_courtier(seed: int) -> None:
         state = one.state
 
 
-def play_court(root: Path, carrier: str) -> tuple[list[object], dict[str, list[str]]]:
+def play_court(root: Path, carrier: str = "R1", *, blue_delivers: bool = True) -> Seen:
+    """A court turn through the tick: every player asks `status` once the monarchs have named their
+    carriers and again once the carriers have written, then reads the results and the sheet."""
     rows = [{"name": p, "email": address(p), "role": ROLES_COURT[p]} for p in PLAYERS_COURT]
     t = Table(root, COURT_CONFIG, rows)
     t.tick(at(0, 8, 5))
     t.mail(address("R5"), "3 H6 I5")  # the spy tries first, as in every game
     t.mail(address("Rex"), f"carrier {carrier}\nmap to R2")
+    t.mail(address("Bly"), "carrier B2\nmap to B3")
     t.tick(at(0, 9))
+    everyone_asks_status(t, PLAYERS_COURT, at(0, 9, 30))
     t.mail(address("R5"), "3 H6 I5")
     t.mail(address(carrier), "3 H6 I5\nboost I5")
+    if blue_delivers:
+        t.mail(address("B2"), "hold")  # moves nothing: only whether it delivered differs
     t.tick(at(0, 10))
+    everyone_asks_status(t, PLAYERS_COURT, at(0, 11))
     t.tick(at(0, 20, 5))
-    book = load_workbook(root / "truce-1.xlsx")
-    cells: list[object] = [
-        c for tab in ("Ledger", "History") for row in book[tab].iter_rows(values_only=True) for c in row
-    ]
-    mail = {n: [text_of(m) for m in t.sent(address(n))] for n in PLAYERS_COURT}
-    return cells, mail
+    return sheet_cells(t), {n: [text_of(m) for m in t.sent(address(n))] for n in PLAYERS_COURT}
 
 
 def test_a_courtier_cannot_tell_who_carried_through_the_tick(tmp_path: Path) -> None:
-    cells_one, one = play_court(tmp_path / "one", "R1")
-    cells_two, two = play_court(tmp_path / "two", "R3")
+    """Mail, `status` answers and the sheet are alike for everyone but the monarch and the two
+    courtiers it might have named (issue 29: `status` listed the carrier as not written yet)."""
+    (cells_one, one), (cells_two, two) = play_court(tmp_path / "1", "R1"), play_court(tmp_path / "2", "R3")
     assert cells_one == cells_two
     for name in PLAYERS_COURT:
         if name not in ("Rex", "R1", "R3"):
             assert one[name] == two[name], name
     assert one["R1"] != two["R1"] and one["Rex"] != two["Rex"]
     assert "you are not carrying Red's orders this turn" in one["R5"][1]
+    first_status = {n: next(m for m in one[n] if "Not written yet" in m) for n in ("Rex", "R5")}
+    assert "Not written yet, of those this game lets you know about: R1." in first_status["Rex"]
+    assert "Not written yet, of those this game lets you know about: nobody." in first_status["R5"]
+
+
+def test_only_the_monarch_learns_whether_its_carrier_delivered(tmp_path: Path) -> None:
+    """Blue's carrier delivers `hold` or nothing: only Bly (told privately) and B2 can tell, not the
+    public results ("orders came from …"), the Ledger's "Orders last turn", nor anyone's `status`
+    (issue 29)."""
+    (cells_one, one), (cells_two, two) = (
+        play_court(tmp_path / "one", blue_delivers=True),
+        play_court(tmp_path / "two", blue_delivers=False),
+    )
+    assert cells_one == cells_two
+    for name in PLAYERS_COURT:
+        if name not in ("Bly", "B2"):
+            assert one[name] == two[name], name
+    assert "Your carrier B2 delivered Blue's orders for turn 1." in one["Bly"][-1]
+    assert "Your carrier B2 delivered no orders for turn 1" in two["Bly"][-1]
+    assert "Turn 1 of 2 was resolved." in one["G3"][-1] and "orders came from" not in one["G3"][-1]

@@ -1,0 +1,72 @@
+"""The Game of Monarchs (board mode) as its players met it by mail (issue 29): the welcome's
+starting map, a boost sent after the moves, a chatty boost line, and a hex lost in a battle
+between the two other nations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import address, last_text, text_of, write
+from tests.helpers.clock import at
+from tests.helpers.monarchs import table
+
+
+def test_the_welcome_carries_the_nations_starting_map(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    welcome = t.sent(address("Rhea"))[-1]
+    assert "The start, Red: see the picture in this mail (map-start-red.svg attached)." in text_of(welcome)
+    attached = [part.get_filename() for part in welcome.iter_attachments()]
+    assert "map-start-red.svg" in attached
+
+
+def test_a_mail_with_only_a_boost_keeps_the_moves_sent_before(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Rhea", "3 H6 I5")
+    t.tick(at(0, 9))
+    write(t, "Rhea", "Sorry, forgot the boost!\n\nboost I5\n\nRhea")
+    t.tick(at(0, 10))
+    receipt = last_text(t, "Rhea")
+    standing = receipt[receipt.index("Your orders that now stand") :]
+    assert "3 H6 I5" in standing and "boost I5" in standing
+    assert "This mail has only a boost, so it joins your moves from before (3 H6 I5)" in receipt
+    t.tick(at(0, 20, 5))
+    assert "I5 R3" in last_text(t, "Rhea")  # the move was made: Red holds the centre with 3
+
+    write(t, "Rhea", "2 G5 I5")
+    t.tick(at(1, 9))
+    write(t, "Rhea", "hold\nboost I5")  # the way to drop the moves and keep a boost
+    t.tick(at(1, 10))
+    receipt = last_text(t, "Rhea")
+    standing = receipt[receipt.index("Your orders that now stand") :]
+    assert "2 G5 I5" not in standing and "hold" in standing and "boost I5" in standing
+
+
+def test_a_boost_without_a_hex_is_offered_one_of_the_players_own(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Rhea", "Sorry forgot the boost!")
+    write(t, "Bea", "Sorry forgot the boost!")
+    t.tick(at(0, 9))
+    red, blue = last_text(t, "Rhea"), last_text(t, "Bea")
+    assert "“Sorry forgot the boost!”: a boost names one hex. Did you mean “boost H6”?" in red
+    assert "“Sorry forgot the boost!”: a boost names one hex. Did you mean “boost H4”?" in blue
+    assert "boost G9" not in red + blue  # Green's hex, the fixed example it used to offer
+    assert "One boost a turn: “boost H6”" in red and "One boost a turn: “boost H4”" in blue
+
+
+def test_a_hex_lost_in_a_battle_between_the_other_two_is_reported(tmp_path: Path) -> None:
+    t = table(tmp_path, {"turns": "3"})
+    t.tick(at(0, 8, 5))
+    write(t, "Gus", "3 K5 I5")
+    t.tick(at(0, 20, 5))
+    write(t, "Rhea", "3 G5 E5")  # Red leaves G5 empty; Green and Blue both walk in
+    write(t, "Gus", "3 I5 G5")
+    write(t, "Bea", "3 H4 G5")
+    t.tick(at(1, 20, 5))
+    red, green = last_text(t, "Rhea"), last_text(t, "Gus")
+    assert "Battle on G5: Green 3" in green and "Battle on G5" not in red  # the strengths are theirs
+    lost = next(line for line in red.splitlines() if "lost G5" in line)
+    assert "Red lost G5: Green and Blue fought a battle there and" in lost
+    assert "Red lost G5" not in green
