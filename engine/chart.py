@@ -15,8 +15,11 @@ PALETTE = ("#1a73e8", "#d93025", "#188038", "#f29900", "#9334e6", "#00838f", "#e
 INK, GRID = "#202124", "#e0e0e0"
 
 
-def standings_chart(title: str, series: Mapping[str, Sequence[int]], *, x_label: str) -> str:
-    """``series`` maps each player to their coins at 0, 1, 2… (the start, then after each round)."""
+def standings_chart(
+    title: str, series: Mapping[str, Sequence[int]], *, x_label: str, ticks: Sequence[str] = ()
+) -> str:
+    """``series`` maps each player to their coins at 0, 1, 2… (the start, then after each round);
+    ``ticks`` names those points on the axis instead (Veneer: the turns, then "now")."""
     rounds = max((len(v) for v in series.values()), default=1)
     top_value = max((max(v) for v in series.values() if v), default=1) or 1
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -31,7 +34,7 @@ def standings_chart(title: str, series: Mapping[str, Sequence[int]], *, x_label:
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
         svg_text(WIDTH / 2, 26, title, size=16, bold=True, ink=INK, klass="title"),
     ]
-    parts += _grid(top_value, rounds, at, x_label)
+    parts += _grid(top_value, rounds, at, x_label, ticks)
     for n, (player, values) in enumerate(series.items()):
         colour = PALETTE[n % len(PALETTE)]
         dodge = (n - (len(series) - 1) / 2) * 2.0  # equal lines drawn side by side, not on top
@@ -56,7 +59,11 @@ def standings_chart(title: str, series: Mapping[str, Sequence[int]], *, x_label:
 
 
 def _grid(
-    top_value: int, rounds: int, at: Callable[[int, int], tuple[float, float]], x_label: str
+    top_value: int,
+    rounds: int,
+    at: Callable[[int, int], tuple[float, float]],
+    x_label: str,
+    ticks: Sequence[str],
 ) -> list[str]:
     parts = []
     step = max(1, -(-top_value // 5))
@@ -69,7 +76,8 @@ def _grid(
     every = max(1, -(-rounds // 12))
     for i in range(0, rounds, every):
         x, _ = at(i, 0)
-        parts.append(svg_text(x, HEIGHT - BOTTOM + 16, str(i), size=11, ink=INK, klass="axis"))
+        tick = ticks[i] if i < len(ticks) else str(i)
+        parts.append(svg_text(x, HEIGHT - BOTTOM + 16, tick, size=11, ink=INK, klass="axis"))
     parts.append(
         svg_text(LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 6, x_label, size=12, ink=INK, klass="axis")
     )

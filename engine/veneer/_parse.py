@@ -59,6 +59,8 @@ def parse_orders(state: VeneerState, player: str, text: str) -> Submission:
     notes = tuple(
         f"Only your last “{v}” line counts." for v in SINGLE if sum(o.verb == v for _, o in read) > 1
     )
+    if not accepted and any(o.verb == "pass" for _, o in read):
+        accepted = [Order("pass")]  # a valid empty order: read, and it stands (no default, no reminder)
     return Submission(player, tuple(str(o) for o in accepted), tuple(errors), notes)
 
 

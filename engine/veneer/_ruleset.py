@@ -101,17 +101,21 @@ class Veneer(Game):
         return Resolution(after, tuple(events))
 
     def pictures(self, state: VeneerState, viewer: str | None) -> list[Picture]:
-        """The standings chart: every player's coins as each turn began (public, as on the Ledger;
-        never a hand, a target or a faction). The same for every player; none for the organiser
-        (``viewer=None``), who has the Ledger and needs no report of its own."""
-        if len(state.coins) < 2 or viewer is None:
+        """The standings chart: every player's coins as each turn began and, last, as they are now
+        (the Ledger's coins in the same mail; public, never a hand, a target or a faction). The same
+        for every player; none for the organiser (``viewer=None``), who has the Ledger."""
+        now = tuple(s.coins for s in state.seats)
+        rows, ticks = list(state.coins), [str(turn) for turn in range(1, len(state.coins) + 1)]
+        if state.finished:
+            ticks[-1:] = ["end"]
+        elif not rows or rows[-1] != now:
+            rows, ticks = [*rows, now], [*ticks, "now"]
+        if len(rows) < 2 or viewer is None:
             return []
-        series = {name: [row[i] for row in state.coins] for i, name in enumerate(state.names)}
-        played = len(state.coins) - 1
-        title = f"Veneer: coins after {played} turn{'s' if played != 1 else ''}"
-        return [
-            Picture(f"standings-turn-{played}", title, standings_chart(title, series, x_label="turns played"))
-        ]
+        series = {name: [row[i] for row in rows] for i, name in enumerate(state.names)}
+        title = "Veneer: coins at the end" if state.finished else f"Veneer: coins in turn {state.turn}"
+        chart = standings_chart(title, series, x_label="turn (coins as it began)", ticks=ticks)
+        return [Picture(f"standings-turn-{state.turn}", title, chart)]
 
     def outcome(self, state: VeneerState) -> Outcome | None:
         return decide(state)

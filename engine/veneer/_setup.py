@@ -9,7 +9,7 @@ from typing import Any
 from engine.core import match_name
 from engine.veneer._cards import Deck, check_deck, load_deck
 from engine.veneer._default_deck import DEFAULT_DECK
-from engine.veneer._state import MIN_PLAYERS, Seat, VeneerState, alphabetical
+from engine.veneer._state import MIN_PLAYERS, Seat, VeneerState, alphabetical, nicknames_of
 
 DEALT = 3  # faction cards each player chooses from
 TARGETS = 2  # players each player must eliminate
@@ -23,7 +23,7 @@ def new_game(players: Sequence[str], options: Mapping[str, Any], rng: random.Ran
     deck = load_deck(options["deck"]) if "deck" in options else DEFAULT_DECK
     check_deck(deck)
     fixed = _fixed_factions(deck, players, options.get("roles", {}))
-    dealt = deal_factions(deck, players, rng)
+    dealt = deal_factions(deck, [p for p in players if p not in fixed], rng, taken=set(fixed.values()))
     targets = deal_targets(players, rng)
     pile = [c.name for c in deck.pile]
     rng.shuffle(pile)
@@ -36,13 +36,19 @@ def new_game(players: Sequence[str], options: Mapping[str, Any], rng: random.Ran
         )
         for p in players
     )
-    return VeneerState(seats=seats, deck=deck, pile=tuple(pile))
+    nicknames = nicknames_of(options.get("nicknames", {}), tuple(players))
+    return VeneerState(seats=seats, deck=deck, pile=tuple(pile), nicknames=nicknames)
 
 
-def deal_factions(deck: Deck, players: Sequence[str], rng: random.Random) -> dict[str, tuple[str, ...]]:
+def deal_factions(
+    deck: Deck, players: Sequence[str], rng: random.Random, *, taken: set[str] | None = None
+) -> dict[str, tuple[str, ...]]:
     """Three distinct factions each; from one shuffled deck when it is big enough, else each player
-    draws from the full faction deck (factions may then repeat between players)."""
-    names = [f.name for f in deck.factions]
+    draws from the full faction deck (factions may then repeat between players). ``taken``: the
+    factions a Role column fixed, never dealt to anyone else while the deck has enough others."""
+    names = [f.name for f in deck.factions if f.name not in (taken or set())]
+    if len(names) < min(DEALT, len(deck.factions)):  # a tiny deck of one's own: share rather than fail
+        names = [f.name for f in deck.factions]
     hand = min(DEALT, len(names))
     if len(names) >= hand * len(players):
         rng.shuffle(names)

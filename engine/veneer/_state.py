@@ -82,6 +82,7 @@ class VeneerState:
     winners: tuple[str, ...] = ()
     reason: str = ""
     coins: tuple[tuple[int, ...], ...] = ()  # every seat's coins as each turn began, and at the end
+    nicknames: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the Players tab's, for orders naming them
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -116,7 +117,11 @@ class VeneerState:
         return tuple(self.deck.card(law) for law in self.laws)
 
     def spellings(self) -> dict[str, str]:
-        return {name: name for name in self.names}
+        """Every accepted spelling (name or nickname) → canonical name, for ``match_name``."""
+        spellings = {name: name for name in self.names}
+        for name, nicks in self.nicknames:
+            spellings.update({nick: name for nick in nicks if nick not in spellings})
+        return spellings
 
     def with_seat(self, name: str, **changes: Any) -> VeneerState:
         seats = tuple(dataclasses.replace(s, **changes) if s.name == name else s for s in self.seats)
@@ -159,6 +164,7 @@ def state_to_json(state: VeneerState) -> JSON:
         "winners": list(state.winners),
         "reason": state.reason,
         "coins": [list(row) for row in state.coins],
+        **({"nicknames": {name: list(nicks) for name, nicks in state.nicknames}} if state.nicknames else {}),
     }
 
 
@@ -188,4 +194,13 @@ def state_from_json(data: Mapping[str, Any]) -> VeneerState:
         winners=tuple(data.get("winners", ())),
         reason=data.get("reason", ""),
         coins=tuple(tuple(row) for row in data.get("coins", ())),
+        nicknames=nicknames_of(data.get("nicknames", {}), tuple(s.name for s in seats)),
     )
+
+
+def nicknames_of(given: Any, names: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The Players tab's nicknames (one or a list per player), in seating order; checked."""
+    if not isinstance(given, Mapping) or not set(given) <= set(names):
+        raise ValueError("“nicknames” must map players of the game to their nicknames")
+    listed = {n: (v,) if isinstance(v, str) else tuple(str(x) for x in v) for n, v in given.items()}
+    return tuple((n, listed[n]) for n in names if listed.get(n))

@@ -94,10 +94,29 @@ def _vote(state: VeneerState, player: str) -> list[str]:
     ]
 
 
+def _purchases(state: VeneerState, player: str, *, reassign: bool) -> list[str]:
+    """The buys (and reassignments) this player can make now, never one it cannot: a troop costs
+    ``troop_price`` and the last coin is never spent."""
+    seat = state.seat(player)
+    price = troop_price(state, player)
+    most = (seat.coins - 1) // price
+    offers = [f"buy {most} attackers" if most > 1 else "buy 1 attacker", "buy 1 defender"] if most else []
+    if reassign:
+        offers += [f"reassign {seat.defenders} to attackers"] if seat.defenders else []
+        offers += [f"reassign {seat.attackers} to defenders"] if seat.attackers else []
+    lines = (
+        []
+        if most
+        else [f"# You cannot buy a troop now: it costs {counted(price, 'coin')} and you must keep 1."]
+    )
+    afford = f"   (you can afford {counted(most, 'troop')})" if most else ""
+    return [*lines, "# " + " | ".join(offers) + afford] if offers else lines
+
+
 def _muster(state: VeneerState, player: str) -> list[str]:
     others = ", ".join(n for n in state.living if n != player)
     lines = [
-        "# buy 2 attackers | buy 1 defender | reassign 1 to attackers | reassign 1 to defenders",
+        *_purchases(state, player, reassign=True),
         f"# attack NAME with N   (one line per player attacked: {others})",
     ]
     if must_attack(state):
@@ -147,7 +166,7 @@ def _end(state: VeneerState, player: str) -> list[str]:
     if player != state.active:
         return []
     return [
-        "# buy 2 defenders | buy 1 attacker   (reassigning is for your muster)",
+        *_purchases(state, player, reassign=False),
         "# ally with NAME (they accept by writing the same) | break alliance with NAME",
     ]
 

@@ -297,7 +297,12 @@ def test_an_alliance_needs_the_others_acceptance_and_breaks_alone() -> None:
 def test_the_end_phase_offers_buying_and_alliances_but_no_reassigning() -> None:
     state = scene(stage="end", seats={"Agatha": {"coins": 4, "defenders": 1}})
     form = VENEER.order_template(state, "Agatha")
-    assert "buy 2 defenders" in form and "ally with NAME" in form and "reassign 1" not in form
+    assert (
+        "buy 1 defender" in form
+        and "buy 2" not in form
+        and "ally with NAME" in form
+        and "reassign 1" not in form
+    )
     parsed = VENEER.parse(state, "Agatha", "reassign 1 to attackers\nbuy 1 attacker")
     assert parsed.orders == ("buy 1 attacker",)
     assert parsed.errors[0].line == "reassign 1 to attackers"
