@@ -24,6 +24,7 @@ from engine.talossa._actions import (
     Reinforce,
     Strongholding,
 )
+from engine.talossa._examples import FORMS, example
 from engine.talossa._state import MAX_ACTIONS, Board
 
 VERBS = {
@@ -48,13 +49,6 @@ DIRECTION_WORDS = {
     **{d.replace("-", " "): d for d in DIRECTIONS},
     **{"".join(w[0] for w in d.split("-")): d for d in DIRECTIONS},
 }
-FORMS = {
-    "R": "R: Abbavilla, 3",
-    "Q": "Q: Abbavilla >> Downer, 2",
-    "S": "S: +Abbavilla",
-    "C": "C: Abbavilla",
-    "M": "M: Abbavilla >> Downer, 3",
-}
 
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.)]|[-*•])\s+")
 _VERB = re.compile(r"^\s*([^\W\d_]+)\s*:?\s*(.*)$")
@@ -64,19 +58,29 @@ _NAME = re.compile(r"\[([^\]]*)\]")
 
 
 class Names:
-    """The spellings a plan may use: lands on the board, and names its own Conquers give."""
+    """The spellings a plan may use: lands on the board, and names its own Conquers give; and the
+    board and writer, for the examples its errors offer (``_examples``)."""
 
-    def __init__(self, canonical: Mapping[str, str]) -> None:
+    def __init__(
+        self, canonical: Mapping[str, str], board: Board | None = None, player: str | None = None
+    ) -> None:
         self.canonical = dict(canonical)  # every spelling → the text a canonical line uses
+        self.board, self.player = board, player
 
     @classmethod
-    def of(cls, board: Board) -> Names:
+    def of(cls, board: Board, player: str | None = None) -> Names:
         return cls(
             {
                 s: (board.holdings[k].given_name or board.map.land(k).name)
                 for s, k in board.spellings().items()
-            }
+            },
+            board,
+            player,
         )
+
+    def example(self, verb: str, text: str) -> str:
+        """An action ``verb`` built from ``text`` and the writer's own lands."""
+        return FORMS[verb] if self.board is None else example(verb, text, self.board, self.player)
 
     def define(self, name: str) -> None:
         self.canonical[name] = name
@@ -85,9 +89,10 @@ class Names:
         return match_name(word, self.canonical)
 
 
-def read_plan(board: Board, text: str) -> tuple[list[Action], list[LineError]]:
-    """Every action the text states, in order (at most ten), and the lines that could not be read."""
-    names = Names.of(board)
+def read_plan(board: Board, text: str, player: str | None = None) -> tuple[list[Action], list[LineError]]:
+    """Every action the text states, in order (at most ten), and the lines that could not be read;
+    ``player``: the writer, whose own lands the errors' examples use."""
+    names = Names.of(board, player)
     actions: list[Action] = []
     errors: list[LineError] = []
     for raw in text.splitlines():
@@ -128,8 +133,9 @@ def read_action(line: str, names: Names) -> Action | LineError:
     if match is None or verb is None:
         word = match.group(1) if match else line
         close = difflib.get_close_matches(fold(word), list(VERBS), n=1, cutoff=0.6)
-        suggestion = FORMS[VERBS[close[0]]] if close else None
-        return LineError(line, "this is not an action (R, Q, S, C or M, as in “R: Abbavilla, 3”)", suggestion)
+        suggestion = names.example(VERBS[close[0]], line) if close else None
+        shown = suggestion or names.example("R", line)
+        return LineError(line, f"this is not an action (R, Q, S, C or M, as in “{shown}”)", suggestion)
     rest = match.group(2).strip()
     try:
         return _READERS[verb](rest, names)
@@ -164,7 +170,7 @@ def _counted(text: str, form: str) -> tuple[str, int]:
 
 
 def _reinforce(rest: str, names: Names) -> Action:
-    land, units = _counted(rest, FORMS["R"])
+    land, units = _counted(rest, names.example("R", rest))
     return Reinforce(_land(land, names), units)
 
 
@@ -176,11 +182,15 @@ def _conquer(rest: str, names: Names) -> Action:
     rest = _NAME.sub("", rest).strip()
     parts = _ARROW.split(rest, maxsplit=1)
     if len(parts) != 2:
-        raise _Unreadable("say where from and where to, as in " + FORMS["Q"], form=FORMS["Q"])
+        form = names.example("Q", rest)
+        raise _Unreadable("say where from and where to, as in " + form, form=form)
     origin, target = parts
+    if not origin.strip(" ,"):
+        form = names.example("Q", rest)
+        raise _Unreadable("say which of your lands it starts from, as in " + form, form=form)
     units: int | None = None
     if _COUNT.match(target.strip()):
-        target, units = _counted(target, FORMS["Q"])
+        target, units = _counted(target, names.example("Q", rest))
     origin_land = _land(origin, names)
     target = target.strip().strip(",").strip()
     if target.startswith("(") and target.endswith(")"):
@@ -195,7 +205,7 @@ def _conquer(rest: str, names: Names) -> Action:
 def _stronghold(rest: str, names: Names) -> Action:
     sign, land = rest[:1], rest[1:]
     if sign not in "+-" or not sign:
-        suggestion = f"S: +{rest}" if rest else FORMS["S"]
+        suggestion = f"S: +{rest}" if rest else names.example("S", rest)
         raise _Unreadable("write S: +land to build a stronghold or S: -land to remove it", form=suggestion)
     return Strongholding(_land(land, names), sign == "+")
 
@@ -208,12 +218,14 @@ def _move(rest: str, names: Names) -> Action:
     legs = []
     for part in filter(None, (p.strip() for p in rest.split(";"))):
         pieces = _ARROW.split(part, maxsplit=1)
+        form = names.example("M", part)
         if len(pieces) != 2:
-            raise _Unreadable("each move says from, to and how many: " + FORMS["M"], form=FORMS["M"])
-        target, units = _counted(pieces[1], FORMS["M"])
+            raise _Unreadable("each move says from, to and how many: " + form, form=form)
+        target, units = _counted(pieces[1], form)
         legs.append(Leg(_land(pieces[0], names), _land(target, names), units))
     if not legs:
-        raise _Unreadable("say what to move, as in " + FORMS["M"], form=FORMS["M"])
+        form = names.example("M", rest)
+        raise _Unreadable("say what to move, as in " + form, form=form)
     return Move(tuple(legs))
 
 

@@ -167,7 +167,7 @@ class Talossa(Game):
 
     @forgiving
     def parse(self, state: TalossaState, player: str, text: str) -> Submission:
-        actions, errors = read_plan(Board(state), text)
+        actions, errors = read_plan(Board(state), text, player)
         notes = dry_run(state, player, actions) if actions else []
         if actions:
             earlier = [p for p in state.submitted if p != player]
