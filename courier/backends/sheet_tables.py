@@ -5,6 +5,7 @@ names them in; cells are read as the text a person sees."""
 from __future__ import annotations
 
 import logging
+import random
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -70,10 +71,10 @@ EXAMPLE_CONFIG = (
     ("early_resolution", "no", "yes: resolve a round as soon as every player has sent orders."),
 )
 # Each game's own settings, written after `game` (a game not listed has none to suggest).
-EXAMPLE_PLAYERS = (
-    ("Alice Example", "alice@example.org", "Alice", "", ""),
-    ("Bob Example", "bob@example.org", "Bob", "", ""),
-    ("Carol Example", "carol@example.org", "Carol", "", ""),
+# ``courier init`` writes as many as the game needs to start (at least three).
+EXAMPLE_PLAYERS = tuple(
+    (f"{name} Example", f"{name.lower()}@example.org", name, "", "")
+    for name in ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi")
 )
 
 _ZERO_PADDED = re.compile(r"^0+$")  # number formats like "00000" that display 1067 as 01067
@@ -114,10 +115,27 @@ def starter_tabs(*, config: list[Row], players: list[Row]) -> list[tuple[str, li
 
 def example_tabs(game: str) -> list[tuple[str, list[Row]]]:
     """What ``init`` writes into a new workbook: headers, explained settings (the game's own keys
-    after ``game``) and three players."""
+    after ``game``) and as many players as the game needs to start, three at least."""
     (_, _, note), *shell = EXAMPLE_CONFIG
     examples = [("game", game, note), *_game_keys(game), *shell]
-    return starter_tabs(config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *EXAMPLE_PLAYERS])
+    players = EXAMPLE_PLAYERS[: _fewest_players(game)]
+    return starter_tabs(config=[CONFIG_HEADERS, *examples], players=[PLAYER_HEADERS, *players])
+
+
+def _fewest_players(game: str) -> int:
+    """The fewest example players (three at least) the game starts with, asked of its own setup
+    with its default settings (Talossan RISK: 4 conquerors); three for a game Courier does not know."""
+    try:
+        ruleset = find_ruleset(game)
+    except KeyError:
+        return 3
+    for count in range(3, len(EXAMPLE_PLAYERS) + 1):
+        try:
+            ruleset.setup([p[2] for p in EXAMPLE_PLAYERS[:count]], {}, random.Random(0))
+        except ValueError:
+            continue
+        return count
+    return len(EXAMPLE_PLAYERS)
 
 
 def _game_keys(game: str) -> list[Row]:
@@ -355,5 +373,3 @@ def timestamp(value: object, zone: ZoneInfo, *, day_first: bool = True) -> datet
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=zone)
-
-
