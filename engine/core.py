@@ -398,6 +398,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     OpenResults,
     AnyTimeOrders,
     QuietRounds,
+    PrivateAwaiting,
     Standing,
     SilentInTurn,
     OwnRequests,
@@ -407,7 +408,6 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
 
 
 @runtime_checkable
-    PrivateAwaiting,
 class Ruleset(Protocol):
     """The contract between a game and the shell. See design.md, "The engine contract"."""
 
