@@ -42,6 +42,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with files_are_the_operators():
             return int(args.run(args))
+    except BrokenPipeError:  # the reader stopped reading (`| head`): quietly, as CLIs do
+        from courier.tools.pipes import reader_gone
+
+        reader_gone(sys.stdout)
+        return 0
     except CourierError as e:
         print(f"courier: {e}", file=sys.stderr)
         return 2
@@ -226,9 +231,14 @@ def _tick(args: argparse.Namespace) -> int:
 
         problems = dry_run(deployment, now=now, out=sys.stdout)
     else:
+        from courier.tools.tick_summary import progress, summary_line
+
+        before = progress(deployment)
         problems = run_tick(deployment, now=now, new_journal=args.new_journal, reread_since=args.reread_since)
     for problem in problems:
         print(f"courier: {problem}", file=sys.stderr)
+    if not args.dry_run:  # one line, as every command prints (the dry run's output is its mail)
+        print(summary_line(before, progress(deployment), now=now, problems=len(problems)))
     return 1 if problems else 0
 
 

@@ -22,6 +22,7 @@ from courier.journal.interface import Journal
 from courier.journal.opener import copy_journal_file, open_journal
 from courier.journal.seen import seen_path
 from courier.tick.runbook import run_tick
+from courier.tools.pipes import reader_gone
 
 
 class _ReadOnlyInbox:
@@ -45,13 +46,24 @@ class _ReadOnlyInbox:
 
 
 class _Printer:
+    """Prints each mail instead of sending it; once the reader has stopped reading (`| head`), the
+    rest goes unprinted and the dry run ends as it would (``cli`` then exits quietly)."""
+
     def __init__(self, out: TextIO) -> None:
         self.out = out
+        self.reader_gone = False
 
     def send(self, message: EmailMessage) -> None:
+        if self.reader_gone:
+            return
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
-        self.out.write(f"--- To: {message['To']}\n--- Subject: {message['Subject']}\n\n{text}\n")
+        try:
+            self.out.write(f"--- To: {message['To']}\n--- Subject: {message['Subject']}\n\n{text}\n")
+            self.out.flush()
+        except BrokenPipeError:
+            self.reader_gone = True
+            reader_gone(self.out)
 
     def close(self) -> None:
         pass
