@@ -152,6 +152,9 @@ class WireDeployment:
         requests, sessions = len(self.sheets.requests), self.smtp.sessions
         mails, logged = len(self.smtp.received), logins(self.imap, self.mailbox)
         public = {game.id: self._public(game.id) for game in self.games}
+        # Google's per-minute quota counts this tick's requests at the tick's own time: ticks run
+        # back to back here, minutes or hours apart by the clock they are given.
+        self.sheets.quota.clock = now.timestamp
         problems = run_tick(load_deployment(self.root / "courier.toml"), now=now)
         time.sleep(0.05)  # the server's log writer trails the login by a moment
         calls = [r for r in self.sheets.requests[requests:] if r.path.startswith("/v4/spreadsheets/")]
