@@ -12,6 +12,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+from courier.commands import checks
+from courier.commands.checks import probe_of_step
 from courier.commands.step import Refused, Step, leave_seat, move_seat, status_lines
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
@@ -131,12 +133,9 @@ def rollback(step: Step, command: Command) -> str:
 
 
 def replace(step: Step, command: Command) -> str:
-    step.running()
+    checks.replace(probe_of_step(step), command)  # what the CLI checked at once holds still
     seat = step.seat(command.name)
     config = step.loaded.config
-    taken = config.player_by_email(command.email)
-    if taken is not None:
-        raise Refused(f"{command.email} already plays {taken.name}")
     _name_is_free(step, seat, command.new_name)
     old = next(p for p in config.players if p.name == seat)
     seats = {**step.row.setup.get("seats", {}), seat: {"email": command.email, "name": command.new_name}}
@@ -224,12 +223,10 @@ def _welcome_substitute(step: Step, config: GameConfig, seat: str) -> None:
 def bot(step: Step, command: Command) -> str:
     """The game's bot takes the seat, as `Email` = `bot` in the Players tab would: the player's mail
     stops counting and they get no more mail; the bot plays it from the next deadline."""
-    step.running()
+    checks.bot(probe_of_step(step), command)
     seat = step.seat(command.name)
     config = step.loaded.config
     old = next(p for p in config.players if p.name == seat)
-    if old.bot:
-        raise Refused(f"the bot plays {seat} already")
     address = f"{re.sub(r'[^a-z0-9]+', '-', fold(seat)).strip('-') or 'seat'}@{BOT_DOMAIN}"
     seats = {**step.row.setup.get("seats", {}), seat: {"email": address, "name": ""}}
     setup = {**step.row.setup, "seats": seats, "kicked": sorted(kicked(step.row) - {seat})}
@@ -244,19 +241,15 @@ def bot(step: Step, command: Command) -> str:
 
 
 def change_address(step: Step, command: Command) -> str:
-    step.running()
-    if not command.name:
-        raise Refused("say whose, e.g. change address of Darcy to darcy@example.org")
+    checks.change(probe_of_step(step), command)
     seat = step.seat(command.name)
     move_seat(step, seat, command.email)
     return f"done. {seat} plays from {command.email} from now on; the old address no longer counts."
 
 
 def kick(step: Step, command: Command) -> str:
-    step.running()
+    checks.kick(probe_of_step(step), command)
     seat = step.seat(command.name)
-    if seat in kicked(step.row):
-        raise Refused(f"{seat} has left the game already")
     leave_seat(step, seat, by="the organiser")
     return f"done. {seat}'s seat plays the game's default for absent players from now on."
 

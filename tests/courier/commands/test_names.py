@@ -13,6 +13,7 @@ from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
 from tests.conftest import BASE_CONFIG, Table, text_of
+from tests.helpers import monarchs_court as court
 from tests.helpers import startrek
 from tests.helpers.clock import at
 from tests.helpers.confirm import TRUSTED_PASS, code_for, trust_the_mail_server
@@ -142,3 +143,18 @@ def test_a_substitute_is_greeted_welcomed_and_named_by_their_own_name(table: Tab
         assert replay_game(journal, "truce-1")[1] == []
     finally:
         journal.close()
+
+
+def test_a_secret_part_is_no_address_but_a_nation_on_the_ledger_is(tmp_path: Path) -> None:
+    rows = [{"name": n, "email": f"{n.lower()}@players.test", "role": r} for n, r in court.ROLES.items()]
+    t = Table(tmp_path, court.CONFIG, rows)
+    t.tick(at(0, 8, 5))
+    t.order("R1", "press to spy: I know who you are")
+    t.tick(at(0, 9))
+    told = answers(t, "r1@players.test")[-1]
+    assert "refused, no player 'spy' in this game" in told and "R5 (" not in told
+    assert all("press" not in kinds(t, f"{n.lower()}@players.test") for n in court.PLAYERS)
+    t.order("R1", "press to Blue: a word, your majesty")
+    t.tick(at(0, 10))
+    assert "sent to Bly." in answers(t, "r1@players.test")[-1]
+    assert "a word, your majesty" in text_of(t.sent("bly@players.test")[-1])
