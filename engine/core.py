@@ -385,6 +385,15 @@ class OtherRequests(Protocol):
     def other_request(self, request: Mapping[str, Any]) -> JSON | None: ...
 
 
+@runtime_checkable
+class OrganiserLines(Protocol):
+    """Optional: the events the organiser's report lists, where some of a phase's events retell
+    others to players who may see less (Star Trek's fog of war tells a reason in full to those who
+    see its systems and vaguely to the rest): the organiser reads each once, in full."""
+
+    def organiser_events(self, events: Sequence[Event]) -> list[Event]: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     Amendable,
     Illustrated,
@@ -404,6 +413,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     OwnRequests,
     OtherRequests,
     Ranked,
+    OrganiserLines,
 )
 
 

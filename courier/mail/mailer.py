@@ -29,7 +29,7 @@ from courier.mail.compose import (
 )
 from courier.mail.pictures import mail_pictures
 from courier.mail.render import RenderError, make_environment, render_event
-from engine.core import Event, Opening, Outcome, Submission, visible_to
+from engine.core import Event, Opening, OrganiserLines, Outcome, Submission, visible_to
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -338,6 +338,8 @@ class Mailer:
             recipient_name="organiser",
             recipient_email=organiser,
         )
+        if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
+            events = ruleset.organiser_events(events)
         lines = [self._event_line(ruleset.name, e) for e in events]
         ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)

@@ -34,6 +34,8 @@ def _ally(state: StarTrekState, faction: str, line: Ability, events: list[Event]
     state = replace(state, alliances=state.alliances | {pair}, openly=openly)
     mutual = (other, faction) in state.alliances
     public = mutual and {pair, (other, faction)} <= state.openly
+    if mutual:  # both declared in this phase: the other's "registered" is superseded, not told too
+        events[:] = [e for e in events if not _registered(e, other, faction)]
     if public:
         seen = None
     elif mutual:
@@ -56,6 +58,14 @@ def _break(state: StarTrekState, faction: str, other: str, events: list[Event]) 
     seen = None if public else _player(state, faction) | (_player(state, other) if mutual else frozenset())
     events.append(AllianceNoted(faction=faction, other=other, status="withdrawn", audience=seen))
     return replace(state, alliances=state.alliances - {pair}, openly=state.openly - {pair})
+
+
+def _registered(event: Event, faction: str, other: str) -> bool:
+    return (
+        isinstance(event, AllianceNoted)
+        and (event.faction, event.other) == (faction, other)
+        and event.status == "registered"
+    )
 
 
 def _player(state: StarTrekState, faction: str) -> frozenset[str]:

@@ -29,7 +29,7 @@ from engine.reading import Vocabulary, forgiving
 from engine.startrek import _bot
 from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
-from engine.startrek._events import PhaseBegun
+from engine.startrek._events import AllianceNoted, GornRolled, OrderResolved, PhaseBegun
 from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import answer_json
 from engine.startrek._parse import Ability, display, read_lines, unit_text
@@ -105,6 +105,14 @@ class StarTrek(Game):
             )
         return frozenset(p for p, f in state.factions.items() if _has_orders(state, f))
 
+    def writers(self, state: StarTrekState) -> frozenset[str]:
+        """Every living faction may write, units or not: a Ferengi with centres and latinum but no
+        ship still bribes, sabotages and buys, and any faction allies in any phase. Only those with
+        units to order are awaited; in a window only the informed may amend (``parse``)."""
+        if state.result is not None or state.held is not None:
+            return frozenset()
+        return frozenset(p for p, f in state.factions.items() if is_alive(state.position, f))
+
     # --- orders -----------------------------------------------------------------------------------
 
     def vocabulary(self, state: StarTrekState) -> Vocabulary:
@@ -170,20 +178,20 @@ class StarTrek(Game):
             return Resolution(state, ())
         events: list[Event] = []
         before = state.position
-        amendments = {p: read_submission(state, p, s.orders) for p, s in submissions.items()}
-        state = register_alliances(state, amendments, events)
-        if state.held is not None:  # the window closes: the deadline's orders, amended by the informed
+        closing = state.held is not None
+        if closing:  # the window closes: the deadline's orders, amended by the informed
             orders = merged(state, submissions)
             state = replace(state, held=None, informed=frozenset())
-            readings = {p: read_submission(state, p, lines) for p, lines in orders.items()}
         else:
-            orders, readings = {p: s.orders for p, s in submissions.items()}, amendments
-            if before.phase.kind == "movement":
-                state = gather_intelligence(state, readings, events, window=state.options.window)
-                if state.options.window:
-                    state = replace(state, held=orders, phases=state.phases + 1)
-                    events.append(PhaseBegun(label=self.phase(state).label))
-                    return Resolution(state, tuple(events))
+            orders = {p: s.orders for p, s in submissions.items()}
+        readings = {p: read_submission(state, p, lines) for p, lines in orders.items()}
+        if not closing and before.phase.kind == "movement":
+            state = gather_intelligence(state, readings, events, window=state.options.window)
+            if state.options.window:  # alliances too wait for the window to close: told to all then
+                state = replace(state, held=orders, phases=state.phases + 1)
+                events.append(PhaseBegun(label=self.phase(state).label))
+                return Resolution(state, tuple(events))
+        state = register_alliances(state, readings, events)
         state = replace(play_turn(state, readings, rng, events), informed=frozenset())
         state = conclude(state, before, events)
         events.append(PhaseBegun(label=self.phase(state).label))
@@ -225,7 +233,11 @@ class StarTrek(Game):
 
     def order_template(self, state: StarTrekState, player: str) -> str:
         """The form to copy into a reply; none for a player who may send nothing in this phase."""
-        may_write = player in state.informed if state.held is not None else player in self.awaiting(state)
+        if state.held is not None:
+            may_write = player in state.informed
+        else:  # a faction without units has abilities to use in a movement phase
+            movement = state.position.phase.kind == "movement"
+            may_write = player in self.awaiting(state) or (movement and player in self.writers(state))
         return "\n".join(order_form(state, player, self.phase(state).label)) if may_write else ""
 
     def standing(self, state: StarTrekState, player: str) -> Submission | None:
@@ -233,6 +245,28 @@ class StarTrek(Game):
         if state.held is None or player not in self.awaiting(state):
             return None
         return Submission(player, tuple(state.held.get(player, ())))
+
+    def told(self, state: StarTrekState, events: Sequence[Event]) -> frozenset[str]:
+        """A public alliance is told to every player, whoever else hears of the phase."""
+        return frozenset(state.factions) if self.open_results(events) else frozenset()
+
+    def open_results(self, events: Sequence[Event]) -> list[Event]:
+        """History lists each public alliance, its confirmation and its end."""
+        return [e for e in events if isinstance(e, AllianceNoted) and e.public]
+
+    def organiser_events(self, events: Sequence[Event]) -> list[Event]:
+        """Each order's and Gorn roll's line once, in full: under the fog of war (or where a
+        reason tells of private spending) it is told again, vaguer, to the players who may not
+        read it all, and the full line always comes first (``_fog.Sight.tell``)."""
+        told: set[tuple[str, ...]] = set()
+        kept = []
+        for event in events:
+            key = _retold_key(event)
+            if key is None or key not in told:
+                kept.append(event)
+            if key is not None:
+                told.add(key)
+        return kept
 
     def reported_to(self, state: StarTrekState) -> frozenset[str] | None:
         """A window opens for the informed alone; every other phase is reported to all."""
@@ -264,6 +298,15 @@ class StarTrek(Game):
     def seat_labels(self, state: StarTrekState, seats: Sequence[str]) -> dict[str, str]:
         """A seat is called by its faction."""
         return {p: state.factions[p] for p in seats if p in state.factions}
+
+
+def _retold_key(event: Event) -> tuple[str, ...] | None:
+    """What an event tells, whoever reads it: a line told again to others says the same thing."""
+    if isinstance(event, OrderResolved):
+        return ("order", event.faction, event.order)
+    if isinstance(event, GornRolled):
+        return ("gorn", event.unit)
+    return None
 
 
 def _has_orders(state: StarTrekState, faction: str) -> bool:

@@ -26,13 +26,28 @@ def order_form(state: StarTrekState, player: str, label: str) -> list[str]:
     elif kind == "movement":
         lines += [f"{unit_text(u)} H" for u in position.units_of(faction)]
         lines.append("# Move: ship <system> - <system>   Support: ship <system> S troop <system> - <system>")
-        lines.append(f"# Your ability: {ABILITIES[faction]}")
+        lines.append(f"# Your ability: {ability_now(state, faction)}")
     elif kind == "retreat":
         lines += [_retreat_line(state, d) for d in position.dislodged if d.unit.power == faction]
     else:
         due = adjustment_due(MAP, position, faction)
         lines.append(f"# {'Builds' if due > 0 else 'Disbands'} due: {abs(due)} (ship <home> B, waive)")
     return lines + list(ALLIANCES)
+
+
+# The once-per-game abilities by the name ``StarTrekState.used`` keeps them under.
+_ONCE = {"Federation": "immunity", "Romulan": "tal shiar", "Breen": "freeze"}
+
+
+def ability_now(state: StarTrekState, faction: str) -> str:
+    """The faction's ability as it stands: a once-per-game one already used is not offered again."""
+    if _ONCE.get(faction) in state.used:
+        return f"{ABILITIES[faction]}: used already, no longer available"
+    if faction == "Ferengi":
+        return f"{ABILITIES[faction]}; you have {state.latinum}"
+    if faction == "Klingon":
+        return f"{ABILITIES[faction]}: now {'on' if state.rage else 'off'}"
+    return ABILITIES[faction]
 
 
 def _retreat_line(state: StarTrekState, dislodged: DislodgedUnit) -> str:

@@ -59,8 +59,9 @@ def test_allied_victory_through_the_tick(tmp_path: Path) -> None:
     write(t, "Bre", "ally openly with cardassian")
     t.tick(at(0, 9))
     t.tick(at(0, 20, 5))
-    registered = "Secret alliance of the Breen with the Cardassian: registered"
-    assert f"{registered} (public once the Cardassian ally openly too)" in last_text(t, "Bre")
+    registered = "Alliance of the Breen with the Cardassian: registered"
+    pending = "declared openly: public once the Cardassian ally openly too"
+    assert f"{registered} ({pending})" in last_text(t, "Bre")
     assert "alliance of" not in last_text(t, "Cat")
     write(t, "Cat", "ally openly with breen")
     t.tick(at(1, 9))
