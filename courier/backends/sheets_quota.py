@@ -14,7 +14,9 @@ A tick opens one ``SheetsQuota`` and hands it to every game's ``GoogleSheet``:
 - a request that fails ``retries + 1`` times in a row gives up (``TransientError``); the next
   request, whatever its game, is a probe: when it fails too, Google is not answering this tick and
   no further request is sent;
-- every wait of the tick comes out of one allowance (``wait``, 60 s by default).
+- every wait of the tick comes out of one allowance (``wait``, 60 s by default); once a read would
+  wait past it, no read goes out any more this tick, but writes still do while their own minute has
+  room (and the other way round), so a tick that spent its waiting on reads still publishes.
 
 A request that is not sent raises ``NotReached`` (a ``TransientError``): the game waits for the
 next tick, which reaches it first (courier/tick/sheets_first.py). Nothing is lost; the journal is
@@ -92,16 +94,17 @@ class SheetsQuota:
         self._failures = 0  # requests failed in a row, whichever game sent them
         self._delay = 0.0  # to wait before the next request (after a failure)
         self._stopped = ""  # why no request goes out for the rest of the tick
+        self._spent: dict[Kind, str] = {}  # why no request of this kind goes out any more
 
     @property
     def stopped(self) -> str:
-        """Why no request goes out for the rest of the tick ("" while they do)."""
-        return self._stopped
+        """Why requests stopped going out this tick ("" while they all do)."""
+        return self._stopped or next(iter(self._spent.values()), "")
 
     def take(self, kind: Kind) -> None:
         """Before a request of ``kind``: wait for its turn, or raise ``NotReached``."""
-        if self._stopped:
-            raise NotReached(self._stopped)
+        if self._stopped or kind in self._spent:
+            raise NotReached(self._stopped or self._spent[kind])
         if self._delay:
             delay, self._delay = self._delay, 0.0
             self._wait(delay, f"{self._failures} request(s) failed in a row")
@@ -109,7 +112,7 @@ class SheetsQuota:
         window.forget(self._now())
         if len(window.sent) >= window.per_minute:
             need = window.sent[0] + MINUTE - self._now()
-            self._wait(need, f"the quota of {window.per_minute} {kind}s a minute is used up")
+            self._wait(need, f"the quota of {window.per_minute} {kind}s a minute is used up", kind)
             window.forget(self._now())
             while len(window.sent) >= window.per_minute:  # a clock's rounding: the wait was for it
                 window.sent.popleft()
@@ -131,10 +134,17 @@ class SheetsQuota:
         self._delay = min(self.backoff * 2 ** (self._failures - 1) + jitter, MAX_BACKOFF)
         return self._failures <= self.retries
 
-    def _wait(self, seconds: float, why: str) -> None:
+    def _wait(self, seconds: float, why: str, kind: Kind | None = None) -> None:
+        """Sleep ``seconds`` out of the tick's allowance. Past it, no more requests of ``kind`` go
+        (the other kind may still go while its own minute has room), or none at all after failures."""
         if self.waited + seconds > self.allowance:
-            self._stop(f"{why}, and this tick has waited {self.waited:.0f} s of its {self.allowance:g} s")
-            raise NotReached(self._stopped)
+            why = f"{why}, and this tick has waited {self.waited:.0f} s of its {self.allowance:g} s"
+            if kind is None:
+                self._stop(why)
+                raise NotReached(why)
+            self._spent[kind] = why
+            log.info("Google Sheets: %s; no more %ss this tick", why, kind)
+            raise NotReached(why)
         log.info("Google Sheets: %s; waiting %.1f s", why, seconds)
         before = self._clock()
         self._sleep(seconds)

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from courier.backends.base import TransientError, WorkbookError
 from courier.backends.gsheet import GoogleSheet
-from courier.backends.sheets_quota import SheetsQuota
+from courier.backends.sheets_quota import NotReached, SheetsQuota
 from tests.conftest import count_fault
 from tests.servers.sheets import FakeSheets, Tab
 
@@ -260,3 +260,26 @@ def test_twelve_sheets_read_within_googles_minute_never_meet_a_429(
 
     assert len(sheets_server.api_calls()) == 12  # none refused, none sent twice
     assert clock.slept == [pytest.approx(60), pytest.approx(60)] and quota.waited == pytest.approx(120)
+
+
+def test_reads_that_used_up_their_quota_leave_the_writes_theirs(
+    sheets_server: FakeSheets, sheets_settings: dict[str, Any]
+) -> None:
+    """Two reads a minute and no waiting: the third game is not reached, and the games read are
+    still published (writes count against their own minute)."""
+    settings = {**sheets_settings, "reads_per_minute": 2, "wait": 0}
+    quota = SheetsQuota(settings, sleep=Sleeps())
+    keys = [f"{KEY[:-2]}{n:02d}" for n in range(3)]
+    for key in keys:
+        sheets_server.create(
+            key, {"Config": CONFIG, "Players": PLAYERS, "Ledger": [["x"]], "History": [["y"]]}
+        )
+    sheets = [GoogleSheet(key, settings, quota=quota) for key in keys]
+    sheets[0].read(), sheets[1].read()
+
+    with pytest.raises(NotReached, match="the quota of 2 reads a minute is used up"):
+        sheets[2].read()
+    sheets[0].write_public(ledger=LEDGER, history=HISTORY)
+
+    assert sheets_server.values(keys[0], "Ledger") == LEDGER
+    assert [c.method for c in sheets_server.api_calls()] == ["GET", "GET", "POST"]
