@@ -165,7 +165,8 @@ def _move_problem(nation: str, armies: Mapping[str, tuple[str, int]], move: Move
     if already + move.regiments > count:
         left = count - already
         return (
-            f"{move.origin} holds {count} {nation.title()} regiments and {already} already leave it; "
+            f"{move.origin} holds {count} {nation.title()} regiment{'s' if count != 1 else ''} and "
+            f"{already} already leave it; "
             f"at most {left} more may go"
         )
     return None

@@ -183,7 +183,7 @@ def _conquer(board: Board, run: PlanRun, index: int, action: Conquer, battle: Ba
         raise Failed(f"{board.label(origin)} is a stronghold, and strongholds cannot attack")
     if board.units(origin) < MIN_ATTACKERS:
         raise Failed(
-            f"{board.label(origin)} has {board.units(origin)} units; conquering takes {MIN_ATTACKERS}"
+            f"{board.label(origin)} has {_units(board.units(origin))}; conquering takes {MIN_ATTACKERS}"
         )
     target = _target(board, run, origin, action)
     moved = max(1, min(action.units or 1, board.units(origin) - 1))
@@ -324,7 +324,8 @@ def _capitalshift(
     country = board.countries[run.player]
     lands = len(board.lands_of(run.player))
     if lands < CAPITAL_MIN_LANDS:
-        raise Failed(f"{country.name} has {lands} lands; a capital needs {CAPITAL_MIN_LANDS}")
+        held = f"{lands} land{'s' if lands != 1 else ''}"
+        raise Failed(f"{country.name} has {held}; a capital needs {CAPITAL_MIN_LANDS}")
     if country.capital == key:
         raise Failed(f"{board.label(key)} is already the capital")
     withdrawals = country.declaration_due or CAPITALSHIFT_COOLDOWN
@@ -386,3 +387,7 @@ _RESOLVERS: dict[type, Callable[..., list[Event]]] = {
     Capitalshift: _capitalshift,
     Move: _move,
 }
+
+
+def _units(n: int) -> str:
+    return f"{n} unit{'s' if n != 1 else ''}"

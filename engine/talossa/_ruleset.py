@@ -273,7 +273,8 @@ class Talossa(Game):
 
     def order_template(self, state: TalossaState, player: str) -> str:
         board, country = Board(state), state.country(player)
-        lines = [f"# Action Plan for {country.name}, step {state.step}. Force Stack: {country.stack} units."]
+        stack = f"{country.stack} unit{'s' if country.stack != 1 else ''}"
+        lines = [f"# Action Plan for {country.name}, step {state.step}. Force Stack: {stack}."]
         for key in board.lands_of(player):
             marks = (
                 " (capital)"
@@ -282,7 +283,8 @@ class Talossa(Game):
             )
             free = [board.label(n) for n in board.map.neighbours(key) if board.owner(n) is None]
             nearby = ", ".join(free) or "none"
-            lines.append(f"# {board.label(key)}: {board.units(key)} units{marks}; free next door: {nearby}")
+            units = f"{board.units(key)} unit{'s' if board.units(key) != 1 else ''}"
+            lines.append(f"# {board.label(key)}: {units}{marks}; free next door: {nearby}")
         return "\n".join([*lines, *HELP])
 
     # --- JSON ---------------------------------------------------------------------------------------

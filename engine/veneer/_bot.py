@@ -80,7 +80,7 @@ def _muster(view: VeneerView, rng: random.Random) -> list[str]:
     me, lines = view.me, []
     buy = max(0, (me.coins - 2) // view.price)  # keep a cushion: 0 coins is elimination
     if buy:
-        lines.append(f"buy {buy} attackers")
+        lines.append(f"buy {buy} attacker{'s' if buy != 1 else ''}")
     attackers = me.attackers + buy
     others = _others(view)
     victims = [t for t in me.targets if t in others and others[t].alive]

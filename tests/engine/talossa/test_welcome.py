@@ -61,7 +61,7 @@ def test_a_conqueror_denied_its_land_is_told_which_land_it_got_and_why(tmp_path:
         "You asked for Atlantis, but no land of the map is called “Atlantis”, so a free land was drawn" in cy
     )
     start = bea.split("start in ")[1].split(".")[0]
-    assert f"# {start}: 1 units" in bea  # the land named is the one its order form lists
+    assert f"# {start}: 1 unit;" in bea  # the land named is the one its order form lists
 
 
 def test_a_newcomer_denied_its_land_is_told_why_and_so_is_everyone(tmp_path: Path) -> None:
