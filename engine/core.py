@@ -210,8 +210,9 @@ class Picture:
 @runtime_checkable
 class Illustrated(Protocol):
     """Optional: a ruleset whose reports carry pictures (maps, charts). ``viewer=None`` is the
-    organiser's unfogged view (none: no organiser report, as for Truce's and Veneer's charts, which
-    show only what the Ledger shows); a player's view shows only what that player may see."""
+    organiser's unfogged view (none: the organiser's report of the round has no picture, as for
+    Truce's and Veneer's charts, which show only what the Ledger shows); a player's view shows only
+    what that player may see."""
 
     def pictures(self, state: Any, viewer: str | None) -> list[Picture]: ...
 

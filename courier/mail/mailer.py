@@ -325,12 +325,13 @@ class Mailer:
         state: Any,
         events: Sequence[Event],
         key: str,
-    ) -> EmailMessage | None:
-        """The arbiter's view of a round, for games that draw maps: every event, the unfogged map."""
+    ) -> EmailMessage:
+        """The arbiter's view of a round, in every game: every event, and the unfogged map where the
+        game draws one. An organiser who also plays in the game reads only the public events (their
+        seat's own news comes in their report)."""
         ruleset = config.ruleset
-        pictures = mail_pictures(ruleset, state, None)
-        if not pictures:
-            return None
+        plays = config.player_by_email(organiser) is not None
+        pictures = [] if plays else mail_pictures(ruleset, state, None)
         mail = MailContext(
             game_id=config.id,
             game_title=ruleset.title,
@@ -340,7 +341,7 @@ class Mailer:
         )
         if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
             events = ruleset.organiser_events(events)
-        lines = [self._event_line(ruleset.name, e) for e in events]
+        lines = [self._event_line(ruleset.name, e) for e in events if e.public or not plays]
         ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
 

@@ -264,8 +264,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
                 game=row.id,
                 kind=kind,
             )
-        if arbiter is not None:
-            tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
+        tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
     tick.remember(new_row, resolution.state)
     tick.settled.pop(row.id, None)  # the round is done: its forecast, drawings and lines can go
     forget_pictures(resolution.state)
