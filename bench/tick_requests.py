@@ -9,7 +9,8 @@ first tick (games start) and, at the end, a tick where every game's organiser se
 (the Players tab changes too). For each: Sheets reads per game, Sheets writes per game (those
 whose Ledger, History or Players tab changed, and the others), IMAP logins and SMTP sessions, against
 the limits (issue 17): ≤ 1 read per game, ≤ 1 write per changed game and none otherwise, one IMAP
-connection and ≤ 1 SMTP session per tick.
+connection and ≤ 1 SMTP session per tick. Then what deployments of 60 and 200 games (``--sizes``)
+cost against Google's quota at those measured rates (bench/quota_cost.py, issue 28).
 
     python bench/tick_requests.py                   # 20 games, histories 0 and 10 (a few minutes)
     python bench/tick_scale.py --servers --games 6 --histories 0
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' se
 import trustme
 from google.oauth2 import service_account
 
+from bench.quota_cost import report as quota_report
 from bench.tick_scale import CONFIG, DAY, KINDS, OPTIONS, ROLES, SEATS, START
 from tests.servers.imap import DOVECOT, running_imap
 from tests.servers.sheets import serve_sheets, write_credentials
@@ -73,6 +75,9 @@ def servers(root: Path, imap_kind: str) -> Iterator[tuple[object, ...]]:
         smtp, controller = start_smtp_server(ca, smtp_files, "starttls")
         stack.callback(controller.stop)
         sheets = stack.enter_context(serve_sheets())
+        # Ticks follow each other here within seconds, not minutes as under cron: the server's
+        # per-minute quota would refuse the bench's own pace. The quota is costed below instead.
+        sheets.set_quota(None, None)
         key = write_credentials(root / "service-account.json", sheets)
         settings = {"credentials_file": str(key), "api_base": sheets.url, "backoff": 0}
         yield imap, smtp, sheets, settings
@@ -163,6 +168,13 @@ def report(rows: list[tuple[str, TickCost, float]], *, games: int, imap: str) ->
         )
 
 
+def per_game(rows: list[tuple[str, TickCost, float]]) -> tuple[int, int]:
+    """The most Sheets reads one game cost a tick, and the most writes one changed game cost."""
+    reads = max(max(cost.reads.values()) for _, cost, _ in rows)
+    writes = max(max((cost.writes[g] for g in cost.changed), default=0) for _, cost, _ in rows)
+    return reads, writes
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -170,6 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--histories", default="0,10")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sizes", default="60,200", help="deployment sizes to cost against the quota")
     parser.add_argument(
         "--imap", choices=("dovecot", "pymap"), default="dovecot" if DOVECOT.exists() else "pymap"
     )
@@ -192,6 +205,9 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  ({time.perf_counter() - started:.0f} s so far)", file=sys.stderr)
             substitutes(deployment, START + played * DAY + 2 * HOUR, rows)
     report(rows, games=args.games, imap=args.imap)
+    reads, writes = per_game(rows)
+    sizes = tuple(int(n) for n in args.sizes.split(","))
+    print("\n".join(quota_report(reads_per_game=reads, writes_per_game=writes, sizes=sizes)))
 
 
 if __name__ == "__main__":
