@@ -155,8 +155,10 @@ def test_demo_plays_a_whole_game(tmp_path: Path) -> None:
     assert "every round reproduces" in done.stdout
     sent = tmp_path / "demo" / "mail" / "sent"
     assert sorted(p.name for p in sent.iterdir()) == [
-        f"{n}@demo.invalid" for n in ("agatha", "barney", "celeste", "darcy", "emmett")
+        f"{n}@demo.invalid" for n in ("agatha", "barney", "celeste", "darcy", "emmett", "organiser")
     ]
+    # the organiser hears each round's results (issue 29)
+    assert len(list((sent / "organiser@demo.invalid").glob("*results*.eml"))) == 3
     barney = [
         message_from_bytes(p.read_bytes(), policy=default)
         for p in (sent / "barney@demo.invalid").glob("*.eml")
