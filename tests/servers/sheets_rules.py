@@ -74,10 +74,10 @@ def check_query(method: Method, query: Mapping[str, list[str]]) -> None:
 
 def _check_parameter(name: str, spec: Mapping[str, Any], value: str) -> None:
     field = snake(name)
-    if "enum" in spec and value not in spec["enum"] and not name.startswith("$"):
-        raise _invalid(field, _enum_type(name), json.dumps(value))
     if "enum" in spec and value not in spec["enum"]:
-        raise bad_request(f"Invalid value for parameter {name}: {value}")
+        if name in global_parameters():  # a system parameter (alt, $.xgafv), not the request's
+            raise bad_request(f"Invalid value for parameter {name}: {value}")
+        raise _invalid(field, _enum_type(name), json.dumps(value))
     if spec.get("type") == "boolean" and value not in ("true", "false", "1", "0"):
         raise _invalid(field, "TYPE_BOOL", json.dumps(value))
     if spec.get("type") == "integer" and not re.fullmatch(r"-?\d+", value):
