@@ -80,6 +80,10 @@ credentials_file = "service-account.json"
 api_base = "http://127.0.0.1:1"
 retries = 3
 backoff = 1.0
+timeout = 30
+reads_per_minute = 48
+writes_per_minute = 48
+wait = 60
 
 [auth]
 trusted_authserv_ids = ["mx.example.org"]
