@@ -1,12 +1,18 @@
 """Who gets which map. In the welcome, everybody the starting map of its nation (a courtier's: the
 nation it serves openly). After a turn, board mode: each monarch its nation's fogged map; court
 mode: only the courtier chosen to receive a nation's map gets it (fogged to what that nation sees).
-The organiser, and everybody once the game is over, gets the whole map."""
+The organiser, and everybody once the game is over, gets the whole map.
+
+Over it the last turn: a nation's map shows that nation's moves and boost and the battles it fought
+(each in its winner's colour: the loser was told who beat it); the organiser's shows every nation's.
+The final map shows every battle (the notes under it name them all) but only the viewer's own
+moves and boost: orders stay private."""
 
 from __future__ import annotations
 
 from engine.core import Picture
 from engine.monarchs._board import NATIONS
+from engine.monarchs._marks import Round, round_of
 from engine.monarchs._state import MonarchsState, Recap
 from engine.monarchs._svg import draw_map
 
@@ -20,9 +26,9 @@ def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
     if viewer is None or state.finished:
         title = f"Turn {turn}, the final map" if state.finished else f"Turn {turn}, all nations"
         notes = [line for n in NATIONS for line in _summary(state, n, turn)]
-        return [
-            Picture(f"map-turn-{turn}", title, draw_map(state.position, title=title, seen=None, notes=notes))
-        ]
+        shown = _whole_round(state, viewer)
+        svg = draw_map(state.position, title=title, seen=None, notes=notes, shown=shown)
+        return [Picture(f"map-turn-{turn}", title, svg)]
     nation = map_nation(state, viewer)
     if nation is None:
         return []
@@ -32,6 +38,7 @@ def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
         title=title,
         seen=state.position.visible_to(nation),
         notes=_summary(state, nation, turn),
+        shown=round_of(_recaps(state), (nation,)),
     )
     return [Picture(f"map-turn-{turn}-{nation}", title, svg)]
 
@@ -49,6 +56,22 @@ def _starting(state: MonarchsState, viewer: str | None) -> list[Picture]:
     title = f"The start, {nation.title()}"
     svg = draw_map(state.position, title=title, seen=state.position.visible_to(nation), notes=[])
     return [Picture(f"map-start-{nation}", title, svg)]
+
+
+def _recaps(state: MonarchsState) -> dict[str, Recap]:
+    return {n: state.recap.get(n, Recap()) for n in NATIONS}
+
+
+def _whole_round(state: MonarchsState, viewer: str | None) -> Round:
+    """The organiser's marks: everything. The final map's for a player: every battle, and the
+    moves and boost of the nation the player ruled, if any."""
+    recaps = _recaps(state)
+    if viewer is None:
+        return round_of(recaps, NATIONS)
+    every = round_of(recaps, NATIONS)
+    nation = state.nation_of(viewer)
+    own = round_of(recaps, (nation,)) if nation is not None else Round()
+    return Round(moves=own.moves, boosts=own.boosts, battles=every.battles)
 
 
 def map_nation(state: MonarchsState, viewer: str) -> str | None:

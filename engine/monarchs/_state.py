@@ -16,18 +16,35 @@ JSON = dict[str, Any]
 @dataclass(frozen=True)
 class Recap:
     """One nation's last turn, for its map: where it won and lost battles (a hex, or a border
-    ``E3–F2``), and the points it scored."""
+    ``E3–F2``), the points it scored, and its orders (moves as ``(origin, target, regiments)``,
+    the boosted hex), drawn on its own map only."""
 
     won: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()
     points: int = 0
+    moves: tuple[tuple[str, str, int], ...] = ()
+    boost: str | None = None
 
     def to_json(self) -> JSON:
-        return {"won": list(self.won), "lost": list(self.lost), "points": self.points}
+        return {
+            "won": list(self.won),
+            "lost": list(self.lost),
+            "points": self.points,
+            "moves": [list(m) for m in self.moves],
+            "boost": self.boost,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Recap:
-        return cls(tuple(data.get("won", ())), tuple(data.get("lost", ())), int(data.get("points", 0)))
+        moves = tuple((str(o), str(t), int(n)) for o, t, n in data.get("moves", ()))
+        boost = data.get("boost")
+        return cls(
+            tuple(data.get("won", ())),
+            tuple(data.get("lost", ())),
+            int(data.get("points", 0)),
+            moves,
+            None if boost is None else str(boost),
+        )
 
 
 @dataclass(frozen=True)

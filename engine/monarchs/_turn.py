@@ -41,7 +41,7 @@ def play_turn(
         turn=state.turn + 1,
         scores=scores,
         delivered=delivered,
-        recap=recap(result),
+        recap=recap(result, orders),
     )
     told = None if state.court is not None else delivered  # court mode: each monarch alone is told
     events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=told)]
@@ -53,8 +53,8 @@ def play_turn(
     return after, events
 
 
-def recap(result: TurnResult) -> dict[str, Recap]:
-    """Where each nation won and lost battles this turn, and what it scored."""
+def recap(result: TurnResult, orders: Mapping[str, Orders]) -> dict[str, Recap]:
+    """Where each nation won and lost battles this turn, what it scored and what it ordered."""
     won: dict[str, list[str]] = {n: [] for n in NATIONS}
     lost: dict[str, list[str]] = {n: [] for n in NATIONS}
     for b in result.border_battles:
@@ -66,7 +66,17 @@ def recap(result: TurnResult) -> dict[str, Recap]:
         for nation in hb.regiments:
             if nation != hb.winner:
                 lost[nation].append(hb.hex)
-    return {n: Recap(tuple(won[n]), tuple(lost[n]), result.points[n]) for n in NATIONS}
+    given = {n: orders.get(n, Orders()) for n in NATIONS}
+    return {
+        n: Recap(
+            tuple(won[n]),
+            tuple(lost[n]),
+            result.points[n],
+            tuple((m.origin, m.target, m.regiments) for m in given[n].moves),
+            given[n].boost,
+        )
+        for n in NATIONS
+    }
 
 
 def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:

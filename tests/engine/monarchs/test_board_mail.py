@@ -70,3 +70,16 @@ def test_a_hex_lost_in_a_battle_between_the_other_two_is_reported(tmp_path: Path
     lost = next(line for line in red.splitlines() if "lost G5" in line)
     assert "Red lost G5: Green and Blue fought a battle there and" in lost
     assert "Red lost G5" not in green
+
+
+def test_the_turns_map_in_the_mail_shows_the_players_move_and_boost(tmp_path: Path) -> None:
+    """Issue 30: the SVG attached to the turn's report draws Red's own move and boost."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Rhea", "3 H6 I5\nboost I5")
+    t.tick(at(0, 20, 5))
+    report = t.sent(address("Rhea"))[-1]
+    [svg] = [p.get_content() for p in report.iter_attachments() if p.get_filename() == "map-turn-1-red.svg"]
+    svg = svg.decode() if isinstance(svg, bytes) else svg
+    assert 'class="move" data-nation="red" data-move="H6-I5" data-regiments="3"' in svg
+    assert 'class="boost" data-nation="red" data-hex="I5"' in svg

@@ -32,7 +32,7 @@ def first_turn() -> MonarchsState:
 
 def hexes_of(svg: str) -> dict[str, ET.Element]:
     root = ET.fromstring(svg)
-    return {g.attrib["id"]: g for g in root.iter(f"{SVG}g")}
+    return {g.attrib["id"]: g for g in root.iter(f"{SVG}g") if "id" in g.attrib}
 
 
 def texts(element: ET.Element) -> list[str]:
@@ -158,3 +158,64 @@ def test_in_court_mode_only_the_chosen_courtier_gets_the_map() -> None:
     # The last turn's orders wait for the guesses: no turn was played, so no new map.
     last = MONARCHS.resolve(state, {}, random.Random(2)).state
     assert all(MONARCHS.pictures(last, p) == [] for p in (*PLAYERS, None))
+
+
+# --- the round on the map (issue 30): moves, the boost, battles; each viewer only its own orders ---
+
+
+def marks(svg: str) -> tuple[set[tuple[str, str, str]], set[tuple[str, str]], dict[str, str]]:
+    """(moves as (nation, origin-target, regiments), boosts as (nation, hex), battles place → winner)."""
+    root = ET.fromstring(svg)
+    found = [e.attrib for e in root.iter() if "class" in e.attrib]
+    moves = {(a["data-nation"], a["data-move"], a["data-regiments"]) for a in found if a["class"] == "move"}
+    boosts = {(a["data-nation"], a["data-hex"]) for a in found if a["class"] == "boost"}
+    battles = {a["data-place"]: a["data-winner"] for a in found if a["class"] == "battle"}
+    return moves, boosts, battles
+
+
+def test_a_nations_map_shows_its_moves_its_boost_and_the_battles_it_fought() -> None:
+    state = first_turn()  # Red 3 H6 I5, boost I5, 2 E3 F2; Green 3 K5 I5; Blue 2 F2 E3
+    moves, boosts, battles = marks(MONARCHS.pictures(state, "Rex")[0].svg)
+    assert moves == {("red", "H6-I5", "3"), ("red", "E3-F2", "2")}
+    assert boosts == {("red", "I5")}
+    assert battles == {"I5": "red", "E3": "red", "E3–F2": "blue"}  # each in its winner's colour
+    moves, boosts, battles = marks(MONARCHS.pictures(state, "Gil")[0].svg)
+    assert moves == {("green", "K5-I5", "3")} and boosts == set()  # not Red's orders
+    assert battles == {"I5": "red"}  # lost to Red, as Green was told
+    svg = MONARCHS.pictures(state, "Rex")[0].svg
+    assert "a move; the badge: regiments sent" in svg and "the boosted hex" in svg  # the key
+
+
+def test_the_organiser_sees_every_move_and_battle_and_the_final_map_keeps_orders_private() -> None:
+    moves, boosts, battles = marks(MONARCHS.pictures(first_turn(), None)[0].svg)
+    assert {m[1] for m in moves} == {"H6-I5", "E3-F2", "K5-I5", "F2-E3"} and boosts == {("red", "I5")}
+    assert battles == {"I5": "red", "E3": "red", "E3–F2": "blue"}
+    state = MONARCHS.setup(list(BOARD), {"roles": BOARD, "turns": 1}, random.Random(1))
+    subs = {p: MONARCHS.parse(state, p, text) for p, text in ORDERS.items()}
+    final = MONARCHS.resolve(state, subs, random.Random(5)).state
+    assert final.finished
+    moves, boosts, battles = marks(MONARCHS.pictures(final, "Gil")[0].svg)
+    assert moves == {("green", "K5-I5", "3")} and boosts == set() and "I5" in battles
+
+
+def test_a_start_map_has_no_marks_and_no_key() -> None:
+    start = MONARCHS.setup(list(BOARD), {"roles": BOARD}, random.Random(1))
+    svg = MONARCHS.pictures(start, "Rex")[0].svg
+    assert marks(svg) == (set(), set(), {}) and "boosted hex" not in svg
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_no_map_carries_another_nations_orders(seed: int) -> None:
+    """Change every other nation's moves and boost: a nation's map is the same bytes."""
+    rng = random.Random(seed)
+    state = MONARCHS.setup(list(BOARD), {"roles": BOARD, "turns": 3}, rng)
+    subs = {p: Submission(p, random_orders(state.position, n, rng).lines()) for p, n in BOARD.items()}
+    state = MONARCHS.resolve(state, subs, rng).state
+    for player, nation in BOARD.items():
+        recap = {
+            n: r if n == nation else dataclasses.replace(r, moves=(("A5", "C5", 9),), boost="Q5")
+            for n, r in state.recap.items()
+        }
+        changed = dataclasses.replace(state, recap=recap)
+        assert MONARCHS.pictures(changed, player) == MONARCHS.pictures(state, player)
