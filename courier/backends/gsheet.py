@@ -33,7 +33,6 @@ at all). Every refusal becomes one line saying what to do (``_refusal``).
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import math
 import os
@@ -42,7 +41,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from datetime import time as clock_time
 from decimal import Decimal
-from http import HTTPStatus
 from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -55,6 +53,7 @@ from google.oauth2 import service_account
 from gspread.utils import absolute_range_name
 
 from courier.backends.base import SheetSnapshot, TransientError, WorkbookError
+from courier.backends.gsheet_words import api_message, cause, error_reason, grant_error, status_line
 from courier.backends.kinds import SHEETS, find_kind
 from courier.backends.sheet_tables import (
     CONFIG_TAB,
@@ -344,17 +343,17 @@ class GoogleSheet:
                 if status not in RETRIED and status < 500:
                     refusal = self._refusal(status, e)
                     raise (_LostAnswer(str(refusal)) if lost else refusal) from e
-                problem, lost = _status_line(e), lost or status != 429  # a 5xx may have been done
+                problem, lost = status_line(e), lost or status != 429  # a 5xx may have been done
             except RefreshError as e:
                 if not e.retryable:
                     raise WorkbookError(self._key_refused(e)) from e
-                problem = f"Google's token endpoint {self._token_uri} failed: {_grant_error(e)}"
+                problem = f"Google's token endpoint {self._token_uri} failed: {grant_error(e)}"
             except TransportError as e:  # google-auth's own: only its token requests raise it
-                problem = f"cannot reach Google's token endpoint {self._token_uri}: {_cause(e)}"
+                problem = f"cannot reach Google's token endpoint {self._token_uri}: {cause(e)}"
             except requests.Timeout:
                 problem, lost = f"no answer from Google Sheets within {self._timeout:g} s", True
             except requests.ConnectionError as e:
-                problem, lost = f"cannot reach Google Sheets {self._api_base}: {_cause(e)}", True
+                problem, lost = f"cannot reach Google Sheets {self._api_base}: {cause(e)}", True
             else:
                 self._quota.succeeded()
                 return answer
@@ -365,7 +364,7 @@ class GoogleSheet:
 
     def _refusal(self, status: int, error: gspread.exceptions.APIError) -> WorkbookError:
         """What the organiser can do about a refusal, in one line."""
-        message, reason = _message(error), _reason(error)
+        message, reason = api_message(error), error_reason(error)
         if status == 404:
             return WorkbookError(f"no spreadsheet {self.key}; check the sheet key in the config")
         if status == 403 and (reason == "ACCESS_TOKEN_SCOPE_INSUFFICIENT" or "scopes" in message):
@@ -388,10 +387,10 @@ class GoogleSheet:
             )
         if status == 401:
             return WorkbookError(f"Google rejected the credentials in {self._key_file}: {message}")
-        return WorkbookError(f"Google Sheets {self.key} refused a request ({_status_line(error)})")
+        return WorkbookError(f"Google Sheets {self.key} refused a request ({status_line(error)})")
 
     def _key_refused(self, error: RefreshError) -> str:
-        words = _grant_error(error)
+        words = grant_error(error)
         hint = ""
         if words.startswith("invalid_grant"):
             hint = "; the key may have been deleted or disabled, or this machine's clock is wrong"
@@ -400,69 +399,6 @@ class GoogleSheet:
 
 class _LostAnswer(WorkbookError):
     """A request refused when tried again after its first answer was lost: it may have been done."""
-
-
-# --- errors in words ---------------------------------------------------------------------------------
-
-
-def _is_json(error: gspread.exceptions.APIError) -> bool:
-    """False when the answer was not the API's JSON (an HTML page from a proxy or Google's front end)."""
-    return not str(error.error.get("status", "")).startswith("invalid JSON")
-
-
-def _message(error: gspread.exceptions.APIError) -> str:
-    return _one_line(str(error.error.get("message", ""))) if _is_json(error) else ""
-
-
-def _reason(error: gspread.exceptions.APIError) -> str:
-    """The ErrorInfo reason Google gives in ``details`` (``ACCESS_TOKEN_SCOPE_INSUFFICIENT``)."""
-    details = error.error.get("details") or []
-    return next((str(d.get("reason", "")) for d in details if isinstance(d, dict) and d.get("reason")), "")
-
-
-def _status_line(error: gspread.exceptions.APIError) -> str:
-    """``HTTP 429 Quota exceeded …``; for an HTML error page, its status only, never the page."""
-    status = error.response.status_code
-    if _is_json(error):
-        return f"HTTP {status} {_message(error)}".strip()
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:
-        phrase = error.response.reason or ""
-    return f"HTTP {status} {phrase} (an error page, not an answer of the Sheets API)".replace("  ", " ")
-
-
-def _grant_error(error: RefreshError) -> str:
-    """google-auth's RefreshError as OAuth words: ``invalid_grant (Invalid JWT Signature.)``."""
-    answer = next((a for a in error.args[1:] if isinstance(a, Mapping)), None)
-    if answer and answer.get("error"):
-        described = answer.get("error_description")
-        return f"{answer['error']} ({_one_line(str(described))})" if described else str(answer["error"])
-    first = str(error.args[0]) if error.args else ""
-    if first.lstrip().startswith("<"):
-        return "an error page, not an OAuth answer"
-    try:
-        answer = json.loads(first)
-    except ValueError:
-        return _one_line(first)
-    return _one_line(first) if not isinstance(answer, dict) else str(answer.get("error", first))
-
-
-def _cause(error: BaseException) -> str:
-    """The innermost reason of a network error (``[Errno 111] Connection refused``), one line."""
-    seen: BaseException = error
-    for _ in range(8):
-        inner = seen.__cause__ or getattr(seen, "reason", None)
-        inner = inner or next((a for a in seen.args if isinstance(a, BaseException)), None)
-        if not isinstance(inner, BaseException):
-            break
-        seen = inner
-    return _one_line(str(seen) or type(seen).__name__)
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 class _Session(AuthorizedSession):
