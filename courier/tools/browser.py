@@ -33,6 +33,10 @@ class BrowserMissing(CourierError):
     """No Chromium on this machine."""
 
 
+class BrowserFailed(CourierError):
+    """Chromium ended, timed out or could not run a page's script: the render check stops with one line."""
+
+
 def find_chromium() -> str | None:
     """The Chromium to run: ``$COURIER_CHROMIUM``, else the first of ``CANDIDATES`` on the PATH."""
     named = os.environ.get("COURIER_CHROMIUM")
@@ -133,7 +137,7 @@ class Browser:
             "Runtime.evaluate", session=session, expression=expression, returnByValue=True, awaitPromise=True
         )
         if "exceptionDetails" in answer:
-            raise RuntimeError(f"the page's script failed: {answer['exceptionDetails']}")
+            raise BrowserFailed(f"the page's script failed: {answer['exceptionDetails']}")
         value: dict[str, Any] = answer["result"]["value"]
         return value
 
@@ -150,7 +154,7 @@ class Browser:
             reply = self._read(deadline)
             if reply.get("id") == self._next_id:
                 if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
+                    raise BrowserFailed(f"{method}: {reply['error']}")
                 result: dict[str, Any] = reply["result"]
                 return result
             if "method" in reply:
@@ -167,10 +171,10 @@ class Browser:
         while b"\0" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._from_browser], [], [], left)[0]:
-                raise TimeoutError("Chromium did not answer in time")
+                raise BrowserFailed("Chromium did not answer in time")
             chunk = os.read(self._from_browser, 1 << 16)
             if not chunk:
-                raise RuntimeError("Chromium ended")
+                raise BrowserFailed("Chromium ended")
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         parsed: dict[str, Any] = json.loads(message)
