@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.core import Event, Played, event_to_json
 from engine.talossa._map import map_for
-from engine.talossa._state import Arrival, Country, Holding, TalossaState
+from engine.talossa._state import Arrival, Country, Holding, Mark, TalossaState
 
 JSON = dict[str, Any]
 
@@ -56,6 +56,7 @@ def state_to_json(state: TalossaState) -> JSON:
             key: {"owner": h.owner, "units": h.units, "stronghold": h.stronghold, "name": h.given_name}
             for key, h in sorted(state.lands.items())
         },
+        **({"marks": [dataclasses.asdict(m) for m in state.marks]} if state.marks else {}),
     }
 
 
@@ -68,6 +69,10 @@ def state_from_json(data: Mapping[str, Any]) -> TalossaState:
         game_map = map_for(str(data.get("map", "talossa")), custom)
         countries = tuple(_country(c) for c in data["countries"])
         lands = {str(k): _holding(v) for k, v in data.get("lands", {}).items()}
+        marks = tuple(
+            Mark(str(m["land"]), str(m["origin"]), str(m["player"]), str(m["kind"]))
+            for m in data.get("marks", ())
+        )
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"state: {e}") from e
     unknown = sorted(set(lands) - set(game_map.lands))
@@ -85,6 +90,7 @@ def state_from_json(data: Mapping[str, Any]) -> TalossaState:
         winner=data.get("winner"),
         finished=bool(data.get("finished", False)),
         starting_units=int(data.get("starting_units", 1)),
+        marks=marks,
     )
 
 

@@ -38,7 +38,7 @@ from engine.talossa._events import (
     Throw,
     UnitsMoved,
 )
-from engine.talossa._state import CAPITAL_MIN_LANDS, CAPITALSHIFT_COOLDOWN, Board
+from engine.talossa._state import CAPITAL_MIN_LANDS, CAPITALSHIFT_COOLDOWN, Board, Mark
 
 MIN_ATTACKERS = 3  # IV.2
 STRONGHOLD_BONUS = 2  # IV.4, per die
@@ -191,6 +191,7 @@ def _conquer(board: Board, run: PlanRun, index: int, action: Conquer, battle: Ba
     if defender is None:
         board.set_land(target, owner=run.player, units=moved, stronghold=False)
         board.add_units(origin, -moved)
+        board.marks.append(Mark(target, origin, run.player, "conquered"))
         events: list[Event] = [
             FreeLandConquered(
                 country=name,
@@ -254,6 +255,7 @@ def _battle(
     bonus = STRONGHOLD_BONUS if board.is_stronghold(target) else 0
     throws = battle(board.units(origin), board.units(target), bonus)
     won = throws[-1].attack > throws[-1].defence
+    board.marks.append(Mark(target, origin, run.player, "captured" if won else "held"))
     events: list[Event] = [
         BattleFought(
             country=attacker_name,

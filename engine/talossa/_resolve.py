@@ -56,17 +56,18 @@ def resolve_step(
         for i, p in enumerate(order, start=1)
     ]
     events += run_actions(board, [(p, plans[p]) for p in order], battle)
+    marks = tuple(board.marks)  # for the map: what this step conquered and fought
     events += _forced_declarations(board)
     winner = _winner(board)
     if winner is not None:
         country = board.countries[winner]
         events.append(GameWon(player=winner, country=country.name, lands=len(board.lands_of(winner))))
-        return board.state(state, winner=winner, finished=True, submitted=()), events
+        return board.state(state, winner=winner, finished=True, submitted=(), marks=marks), events
     if not any(not c.fallen for c in board.countries.values()):
-        return board.state(state, finished=True, submitted=()), events
+        return board.state(state, finished=True, submitted=(), marks=marks), events
     events += produce_forces(board)
     events.append(StepBegun(step=state.step + 1))
-    return board.state(state, step=state.step + 1, submitted=()), events
+    return board.state(state, step=state.step + 1, submitted=(), marks=marks), events
 
 
 def run_actions(board: Board, plans: Sequence[tuple[str, list[Action]]], battle: Battle) -> list[Event]:

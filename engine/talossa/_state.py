@@ -58,6 +58,17 @@ class Holding:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """What the last step did to a land, for the map: ``conquered`` (a free land taken), ``captured``
+    (a battle won), ``held`` (a battle the defender won); ``origin`` the land attacked from."""
+
+    land: str
+    origin: str
+    player: str  # the attacker
+    kind: str
+
+
+@dataclass(frozen=True)
 class TalossaState:
     map: str
     step: int
@@ -68,6 +79,7 @@ class TalossaState:
     finished: bool = False
     starting_units: int = 1
     custom_map: Mapping[str, Any] | None = None  # an organiser's map data (`map_file`), else None
+    marks: tuple[Mark, ...] = ()  # the last step's conquests and battles, in the order they came
 
     @property
     def game_map(self) -> GameMap:
@@ -92,6 +104,7 @@ class Board:
         self.holdings: dict[str, Holding] = {k: state.lands.get(k, Holding()) for k in self.map.lands}
         self.countries: dict[str, Country] = {c.player: c for c in state.countries}
         self.reinforced: set[str] = set()  # countries that had this step's capital bonus
+        self.marks: list[Mark] = []  # this step's conquests and battles so far
 
     def state(self, base: TalossaState, **changes: object) -> TalossaState:
         lands = {k: h for k, h in self.holdings.items() if h != Holding()}

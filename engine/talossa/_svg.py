@@ -4,24 +4,28 @@ Any map in the documented format can be drawn: each land is a box at its centre 
 the closest pair of centres so boxes never overlap; borders are lines between neighbours (dashed
 blue across the water: between provinces and longer than the usual step); each province is a
 tile on the water, so an island such as Cézembre stands apart. Talossa has no fog: one map for all.
+Over the lands the last step (``_step_marks``): conquests and attacks as arrows, lands taken framed,
+battles as stars in the winner's colour. The legend under the map gives each country a line of its
+own (wrapped, never cut) and a key that wraps to the width of the map.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from xml.sax.saxutils import escape
 
 from engine.talossa._colours import FREE, country_fills, fill_colour
 from engine.talossa._map import GameMap, Land
 from engine.talossa._state import Board, TalossaState
+from engine.talossa._step_marks import NEW, draw_marks
 
 FONT = "DejaVu Sans, sans-serif"
 WATER, LINK, SEA, INK = "#cfe3f1", "#8a7f6c", "#3a78b8", "#222222"
 PROVINCE_TINTS = ("#efe6cf", "#e6e9cc", "#eddcc6", "#e1e6d3")
 CHAR_WIDTH = 0.62  # DejaVu Sans averages about this many ems per character
-LEGEND_ROW, LEGEND_COLUMNS = 20, 2
+LEGEND_ROW, LEGEND_SIZE = 20, 13
 
 
 def draw_map(state: TalossaState) -> str:
@@ -31,10 +35,11 @@ def draw_map(state: TalossaState) -> str:
     left, top, right, bottom = _bounds(game_map, unit)
     margin, header = 16.0, 54.0
     width = right - left + 2 * margin
-    legend_rows = math.ceil((len(state.countries) + 1) / LEGEND_COLUMNS) + 1
-    height = header + (bottom - top) + 16 + legend_rows * LEGEND_ROW + margin
     shift = (margin - left, header - top)
     fills = dict(zip(board.countries, country_fills([c.colour for c in state.countries]), strict=True))
+    legend, rows = _legend(state, board, fills, (margin, header + (bottom - top) + 24), width - 2 * margin)
+    height = header + (bottom - top) + 16 + rows * LEGEND_ROW + margin
+    owners = {k: h.owner for k, h in board.holdings.items()}
     body = [
         f'<rect x="{margin}" y="{header}" width="{right - left:.0f}" height="{bottom - top:.0f}" '
         f'fill="{WATER}" rx="6"/>',
@@ -42,9 +47,10 @@ def draw_map(state: TalossaState) -> str:
         *_provinces(game_map, unit),
         *_links(game_map, unit),
         *itertools.chain.from_iterable(_land(board, land, unit, fills) for land in game_map.lands.values()),
+        *draw_marks(state.marks, game_map, unit, fills, owners),
         "</g>",
         *_header(state, width),
-        *_legend(state, board, fills, (margin, header + (bottom - top) + 24), width - 2 * margin),
+        *legend,
     ]
     return "\n".join(
         [
@@ -171,13 +177,14 @@ def _header(state: TalossaState, width: float) -> Iterator[str]:
 
 def _legend(
     state: TalossaState, board: Board, fills: dict[str, str], at: tuple[float, float], width: float
-) -> Iterator[str]:
-    (x, y), column = at, width / LEGEND_COLUMNS
-    for index, country in enumerate(state.countries):
-        cx, cy = x + (index % LEGEND_COLUMNS) * column, y + (index // LEGEND_COLUMNS) * LEGEND_ROW
+) -> tuple[list[str], int]:
+    """A line per country (wrapped onto more when long), then the key, wrapped to ``width``; and
+    the number of rows it took."""
+    (x, y), parts, row = at, [], 0
+    for country in state.countries:
         lands = board.lands_of(country.player)
         swatch = fills[country.player]
-        yield _swatch(cx, cy, swatch, "#444444")
+        parts.append(_swatch(x, y + row * LEGEND_ROW, swatch, "#444444"))
         status = (
             " — fallen"
             if country.fallen
@@ -185,19 +192,73 @@ def _legend(
         )
         named = f", {country.colour}" if fill_colour(country.colour) == swatch else ""  # else drawn apart
         line = f"{country.name} ({country.player}{named}){status}"
-        yield _text(cx + 30, cy + 11.5, _clip(line, column - 36, 12), 12)
-    row = y + math.ceil(len(state.countries) / LEGEND_COLUMNS) * LEGEND_ROW + 4
-    yield _swatch(x, row, FREE, "#9e9e9e")
-    yield _text(x + 30, row + 11.5, "free land", 12)
-    yield _star(x + 121, row + 7, 7)
-    yield _text(x + 132, row + 11.5, "capital (a stronghold)", 12)
-    yield _square(x + 296, row + 7, 10)
-    yield _text(x + 307, row + 11.5, "stronghold", 12)
-    yield (
-        f'<line x1="{x + 395:.1f}" y1="{row + 7:.1f}" x2="{x + 425:.1f}" y2="{row + 7:.1f}" '
-        f'stroke="{SEA}" stroke-width="2.5" stroke-dasharray="7 5"/>'
+        for wrapped in _wrap(line, width - 30, LEGEND_SIZE, lines=3):
+            parts.append(_text(x + 30, y + row * LEGEND_ROW + 11.5, wrapped, LEGEND_SIZE, klass="legend"))
+            row += 1
+    keys = _keys(state)
+    left = x
+    row_y = y + row * LEGEND_ROW + 4
+    row += 1
+    for sample, words in keys:
+        room = 34 + _width(words, LEGEND_SIZE) + 18
+        if left > x and left + room > x + width:
+            left, row_y, row = x, row_y + LEGEND_ROW, row + 1
+        parts.append(sample(left, row_y))
+        parts.append(_text(left + 34, row_y + 11.5, words, LEGEND_SIZE, klass="legend"))
+        left += room
+    return parts, row
+
+
+Sample = Callable[[float, float], str]
+
+
+def _keys(state: TalossaState) -> list[tuple[Sample, str]]:
+    """The key's entries, each a sample drawn at (x, y) and what it means; the step's marks only
+    when the map carries them."""
+    keys: list[tuple[Sample, str]] = [
+        (lambda x, y: _swatch(x, y, FREE, "#9e9e9e"), "free land"),
+        (lambda x, y: _star(x + 11, y + 7, 7), "capital (a stronghold)"),
+        (lambda x, y: _square(x + 11, y + 7, 10), "stronghold"),
+        (
+            lambda x, y: (
+                f'<line x1="{x:.1f}" y1="{y + 7:.1f}" x2="{x + 28:.1f}" y2="{y + 7:.1f}" '
+                f'stroke="{SEA}" stroke-width="2.5" stroke-dasharray="7 5"/>'
+            ),
+            "sea link",
+        ),
+    ]
+    kinds = {m.kind for m in state.marks}
+    if kinds:
+        keys.append((_sample_arrow, "an attack (dashed: the defender held)"))
+    if kinds - {"held"}:
+        keys.append((_sample_frame, "taken this step"))
+    if kinds & {"captured", "held"}:
+        keys.append((_sample_battle, "a battle, in its winner's colour"))
+    return keys
+
+
+def _sample_arrow(x: float, y: float) -> str:
+    return (
+        f'<line x1="{x:.1f}" y1="{y + 7:.1f}" x2="{x + 20:.1f}" y2="{y + 7:.1f}" stroke="{NEW}" '
+        f'stroke-width="3"/><polygon points="{x + 28:.1f},{y + 7:.1f} {x + 19:.1f},{y + 2:.1f} '
+        f'{x + 19:.1f},{y + 12:.1f}" fill="{NEW}"/>'
     )
-    yield _text(x + 432, row + 11.5, "sea link", 12)
+
+
+def _sample_frame(x: float, y: float) -> str:
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="26" height="14" rx="2" fill="none" stroke="{NEW}" '
+        'stroke-width="2.5" stroke-dasharray="5 2"/>'
+    )
+
+
+def _sample_battle(x: float, y: float) -> str:
+    points = " ".join(
+        f"{x + 13 + (9 if i % 2 == 0 else 4) * math.cos(math.pi / 8 * i):.1f},"
+        f"{y + 7 + (9 if i % 2 == 0 else 4) * math.sin(math.pi / 8 * i):.1f}"
+        for i in range(16)
+    )
+    return f'<polygon points="{points}" fill="#ffffff" stroke="{NEW}" stroke-width="1.5"/>'
 
 
 # --- shapes and text -----------------------------------------------------------------------------------
@@ -251,9 +312,10 @@ def _text(
     anchor: str = "start",
     fill: str = INK,
     style: str = "normal",
+    klass: str = "label",
 ) -> str:
     return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" font-weight="{weight}" '
+        f'<text class="{klass}" x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" font-weight="{weight}" '
         f'font-style="{style}" text-anchor="{anchor}" fill="{fill}">{escape(content)}</text>'
     )
 

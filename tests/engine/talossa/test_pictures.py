@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from courier.mail.pictures import render_png
 from engine.talossa import TALOSSA, TALOSSA_MAP, Holding, TalossaState
 from engine.talossa._colours import MIN_DISTANCE, country_fills, distance, fill_colour
-from tests.helpers.talossa import position
+from tests.helpers.talossa import position, step
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -124,3 +124,69 @@ def test_a_new_game_draws_and_renders_to_png() -> None:
     assert len(marked(ET.fromstring(picture.svg), "land")) == len(TALOSSA_MAP["lands"])
     png = render_png(picture.svg)
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+# --- the step on the map and a legend that is never cut (issue 30) ---------------------------------
+
+
+def fought() -> TalossaState:
+    """Step 4 played: Alvania takes Farwell from Beatria, attacks Benito Falls (30 defenders: held)
+    while Cyland conquers free Commerce."""
+    state = scene()
+    lands = {
+        **state.lands,
+        "vuo-farwell": Holding(owner="Bea", units=1),
+        "ben-falls": Holding(owner="Bea", units=30),
+    }
+    state = dataclasses.replace(state, lands=lands)
+    plans = {
+        "Al": "Q: Abbavilla >> Farwell, 3\nQ: Abbavilla >> Benito Falls, 2",
+        "Cy": "Q: Brady >> Commerce, 2",
+    }
+    after, _ = step(state, plans, seed=3)
+    return after
+
+
+def test_the_map_marks_the_steps_conquests_attacks_and_battles() -> None:
+    state = fought()
+    root = drawn(state)
+    attacks = {(e.get("data-from"), e.get("data-land"), e.get("data-kind")) for e in marked(root, "attack")}
+    assert attacks == {
+        ("vuo-abbavilla", "vuo-farwell", "captured"),
+        ("vuo-abbavilla", "ben-falls", "held"),
+        ("flo-brady", "flo-commerce", "conquered"),
+    }
+    assert {e.get("data-land") for e in marked(root, "taken")} == {"vuo-farwell", "flo-commerce"}
+    battles = {e.get("data-land"): (e.get("data-won"), e.get("fill")) for e in marked(root, "battle")}
+    fills = dict(zip(["Al", "Bea"], country_fills([c.colour for c in state.countries][:2]), strict=True))
+    assert battles == {"vuo-farwell": ("attacker", fills["Al"]), "ben-falls": ("defender", fills["Bea"])}
+    assert "a battle, in its winner's colour" in texts(root) and "taken this step" in texts(root)
+    (again,) = TALOSSA.pictures(TALOSSA.from_json(TALOSSA.to_json(state)), None)
+    assert again == TALOSSA.pictures(state, None)[0]  # the marks survive the journal's JSON
+
+
+def test_the_next_step_clears_the_marks_and_a_start_has_none() -> None:
+    state, _ = step(fought(), {"Al": "R: Ankara Street, 1"}, seed=4)
+    assert marked(drawn(state), "attack") == [] and "taken this step" not in texts(drawn(state))
+    assert marked(drawn(scene()), "battle") == []
+
+
+def test_the_legend_gives_each_country_its_whole_line() -> None:
+    """Issue 30: “Miestrâ Schivâ, yellow): 1 land, 1 u…” was cut; a long line wraps instead."""
+    state = scene()
+    countries = tuple(
+        dataclasses.replace(c, name="The Most Serene Republic of Miestrâ Schivâ and its Dependencies")
+        if c.player == "Cy"
+        else c
+        for c in state.countries
+    )
+    root = drawn(dataclasses.replace(state, countries=countries))
+    width = float(root.attrib["width"])
+    lines = [t for t in root.iter(f"{SVG}text") if t.get("class") == "legend"]
+    words = " ".join(t.text or "" for t in lines)
+    assert "Miestrâ Schivâ and its Dependencies (Cy): 1 land, 5 units" in words
+    assert "…" not in words
+    for line in lines:
+        assert (
+            float(line.attrib["x"]) + len(line.text or "") * 0.62 * float(line.attrib["font-size"]) <= width
+        )
