@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 __all__ = [
     "OPTIONAL_HOOKS",
+    "AbsentDefault",
     "ConfigDefaults",
     "Count",
     "Event",
@@ -395,7 +396,17 @@ class OrganiserLines(Protocol):
     def organiser_events(self, events: Sequence[Event]) -> list[Event]: ...
 
 
+@runtime_checkable
+class AbsentDefault(Protocol):
+    """Optional: what the default does for ``player`` if nothing comes by the deadline, as receipts
+    and reminders finish "the default for absent players applies: …" ("you pass", "your units
+    hold…"); without it they say only that the default applies."""
+
+    def absent_default(self, state: Any, player: str) -> str: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
+    AbsentDefault,
     Amendable,
     Illustrated,
     Opening,

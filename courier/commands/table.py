@@ -117,6 +117,14 @@ def _player_help(asked: Asked, command: Command) -> str:
     return "how to play by mail"
 
 
+def _player_rules(asked: Asked, command: Command) -> str:
+    """The game's whole rules for its players (``templates/<game>/rules.txt.j2``)."""
+    ruleset = asked.config.ruleset
+    text = asked.step.tick.mailer.rules(ruleset.name)
+    asked.more.extend(text.splitlines() or [f"{ruleset.title} has no rules text here: ask the organiser."])
+    return f"the rules of {ruleset.title}"
+
+
 def _organiser_confirm(step: Step, command: Command) -> str:
     address = parseaddr(step.loaded.organiser)[1]
     text = confirm.take(step, command.text, who=ORGANISER, address=address)
@@ -297,6 +305,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         help="how to play by mail: the order form from your own position, and these commands",
         player=_player_help,
         organiser=_organiser_help,  # the organiser's commands, to the organiser
+    ),
+    CommandSpec(
+        "rules",
+        PLAYER,
+        read_bare("rules"),
+        syntax="rules",
+        help="the whole rules of this game as Courier plays them (every welcome carries a summary)",
+        player=_player_rules,
     ),
     CommandSpec(
         "resign",

@@ -15,12 +15,14 @@ import email.utils
 import functools
 import hashlib
 import io
+import itertools
 import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.generator import BytesGenerator
+from email.header import Header
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -79,6 +81,7 @@ class MailContext:
     order_template: str = ""
     deadline_at: datetime | None = None
     deadline_key: str = ""
+    absent_default: str = ""  # what the default does for a silent player ("you pass"), "" if untold
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -452,7 +455,7 @@ def compose(
     text, html = render_bodies(env, ctx, refs)
     msg = Composed(policy=COMPOSING)
     msg.sent_lines = _sent_lines(env, ctx, (text, html), refs)
-    msg["Subject"] = subject_for(ctx)
+    msg.set_raw("Subject", folded_subject(subject_for(ctx)))
     msg["From"] = sender
     msg["To"] = to
     if reply_to:
@@ -599,6 +602,16 @@ def journal_bytes(message: EmailMessage) -> tuple[bytes, dict[str, bytes]]:
     writer.pictures = {}
     writer.flatten(message)
     return buffer.getvalue(), writer.pictures
+
+
+def folded_subject(subject: str) -> str:
+    """The Subject as sent, folded at a space after its first words (the email package folds some
+    right after ``Subject:``, which mail programs show as a leading space), its non-ASCII words as
+    RFC 2047 words."""
+    header = Header(header_name="Subject", maxlinelen=78)
+    for plain, words in itertools.groupby(_one_line(subject).split(" "), key=str.isascii):
+        header.append(" ".join(words), "us-ascii" if plain else "utf-8")  # encode only what must be
+    return header.encode(linesep="\n")
 
 
 def _bracketed(msgid: str) -> str:

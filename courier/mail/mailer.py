@@ -29,7 +29,8 @@ from courier.mail.compose import (
 )
 from courier.mail.pictures import mail_pictures
 from courier.mail.render import RenderError, make_environment, render_event
-from engine.core import Event, Opening, OrganiserLines, Outcome, Submission, visible_to
+from courier.mail.rules import rules_summary, rules_text
+from engine.core import AbsentDefault, Event, Opening, OrganiserLines, Outcome, Submission, visible_to
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -89,6 +90,7 @@ class Mailer:
             order_template="" if finished else ruleset.order_template(state, player.name),
             deadline_at=deadline.astimezone(config.schedule.timezone) if deadline else None,
             deadline_key=ruleset.phase(state).key if deadline and not finished else "",
+            absent_default="" if finished else absent_default(config, state, player.name),
         )
 
     def _send(
@@ -183,14 +185,29 @@ class Mailer:
         ctx = WelcomeContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
             players=playing,
-            rules_summary=f"{config.ruleset.title} for {len(playing)} players.",
+            rules_summary=self._summary(config, len(playing)),
             seed_hash=seed_hash(seed),
-            private_lines=self._lines(config, opening_events(config.ruleset, state), player.name),
+            private_lines=[
+                *_your_part(config, state, player.name),
+                *([SECRET_NEEDED] if player.secret else []),
+                *self._lines(config, opening_events(config.ruleset, state), player.name),
+            ],
             took_over=took_over,
         )
         pictures = mail_pictures(config.ruleset, state, player.name)  # the starting map, as they see it
         key = key or f"{config.id}/welcome/{player.name}"
         return self._send("welcome", ctx, to=player.email, key=key, pictures=pictures)
+
+    def rules(self, game: str) -> str:
+        """The game's rules for its players (``courier.mail.rules``), as a ``rules`` command answers."""
+        return rules_text(self.env, game)
+
+    def _summary(self, config: GameConfig, players: int) -> str:
+        """What the game is about, in a paragraph, and where the whole rules are."""
+        summary = rules_summary(self.rules(config.ruleset.name))
+        if not summary:
+            return f"{config.ruleset.title} for {players} players."
+        return f"{summary} ({players} players; write `rules` in a mail for the whole rules.)"
 
     def receipt(
         self,
@@ -342,7 +359,8 @@ class Mailer:
         if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
             events = ruleset.organiser_events(events)
         lines = [self._event_line(ruleset.name, e) for e in events if e.public or not plays]
-        ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=ruleset.phase(state).label)
+        after = "" if ruleset.outcome(state) is not None else ruleset.phase(state).label  # never "Finished"
+        ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=after)
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
 
     def reminder(
@@ -407,11 +425,33 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+SECRET_NEEDED = (
+    "Every mail of yours must carry a line `secret: …` with the secret the organiser gave you; "
+    "a mail without it is not used."
+)
+
+
+def absent_default(config: GameConfig, state: Any, player: str) -> str:
+    """What happens for ``player`` if nothing comes by the deadline: the bot plays the seat, or the
+    game's default as it describes it ("you pass"); "" when the game does not say."""
+    if config.bot_plays(player):
+        return "the game's bot plays your seat"
+    ruleset = config.ruleset
+    return ruleset.absent_default(state, player) if isinstance(ruleset, AbsentDefault) else ""
+
+
+def _your_part(config: GameConfig, state: Any, player: str) -> list[str]:
+    """The welcome's "You play France.": the power, faction or nation the seat was given, if any."""
+    part = config.ruleset.seat_labels(state, [player]).get(player, player)
+    return [] if part == player else [f"You play {part[:1].upper() + part[1:]}."]
+
+
 def _outside_phases(config: GameConfig | None, name: str, address: str) -> MailContext:
-    """The frame of a mail that belongs to no phase (an error, an answer, press, the organiser's)."""
+    """The frame of a mail that belongs to no phase (an error, an answer, press, the organiser's);
+    without a game's config it has no game title (the footer then names no game)."""
     return MailContext(
         game_id=config.id if config else "",
-        game_title=config.ruleset.title if config else "Courier",
+        game_title=config.ruleset.title if config else "",
         phase_label="",
         recipient_name=name,
         recipient_email=address,

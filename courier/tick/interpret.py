@@ -192,7 +192,10 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
         return
     text, secret_ok = check_secret(letter, player.secret)
     if not secret_ok:
-        why = "The message did not carry your secret (a line `secret: …`)."
+        why = (
+            "The message did not carry your secret. Add a line `secret: …` with the secret the organiser "
+            "gave you (anywhere in the mail) and send it again."
+        )
         refuse_in_your_name(tick, item, letter, loaded, why)
         return
     view = tick.view(game_id)

@@ -143,6 +143,9 @@ class Diplomacy(Game):
         lines = combine_lines(state.on_file.get(power, ()), submission.orders)
         return replace(state, on_file={**state.on_file, power: lines}), ()
 
+    def absent_default(self, state: DiplomacyState, player: str) -> str:
+        return ABSENT[state.position.phase.kind]
+
     def default(self, state: DiplomacyState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: units hold, dislodged units disband, no builds.",))
 
@@ -288,6 +291,14 @@ class Diplomacy(Game):
     def seat_labels(self, state: DiplomacyState, seats: Sequence[str]) -> dict[str, str]:
         """A seat is called by its power."""
         return {p: state.powers[p] for p in seats if p in state.powers}
+
+
+# What the default does for a silent power, by phase kind (receipts and reminders tell it).
+ABSENT = {
+    "movement": "your units hold",
+    "retreat": "your dislodged units disband",
+    "adjustment": "no unit is built, and a power that must disband loses the units farthest from its centres",
+}
 
 
 @functools.cache

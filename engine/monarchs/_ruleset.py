@@ -209,6 +209,9 @@ class Monarchs(Game):
         lines = (*(f"{k}{merged[k]}" for k in CHOICES if k in merged), *(f"{HAND}{line}" for line in handed))
         return dataclasses.replace(later, orders=lines)
 
+    def absent_default(self, state: MonarchsState, player: str) -> str:
+        return "no regiment moves and no hex is boosted"
+
     def default(self, state: MonarchsState, player: str, rng: random.Random) -> Submission:
         return Submission(player, notes=("No orders came: no regiment moves and no hex is boosted.",))
 

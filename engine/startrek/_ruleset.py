@@ -164,6 +164,15 @@ class StarTrek(Game):
             return later
         return replace(later, orders=combine_orders(earlier.orders, later.orders))
 
+    def absent_default(self, state: StarTrekState, player: str) -> str:
+        if state.held is not None:
+            return "the orders given at the deadline stand"
+        return {
+            "movement": "your units hold",
+            "retreat": "your dislodged units disband",
+            "adjustment": "no unit is built, and a faction that must disband loses units",
+        }[state.position.phase.kind]
+
     def default(self, state: StarTrekState, player: str, rng: random.Random) -> Submission:
         if state.held is not None:
             return Submission(player, notes=("No amendment came: the orders given at the deadline stand.",))

@@ -196,6 +196,9 @@ class Talossa(Game):
         notes = (*(n for n in later.notes if n not in (NO_PLAN, STANDS)), STANDS)
         return dataclasses.replace(earlier, errors=later.errors, notes=notes)
 
+    def absent_default(self, state: TalossaState, player: str) -> str:
+        return "6 random actions are drawn for you (II.5)"
+
     def default(self, state: TalossaState, player: str, rng: random.Random) -> Submission:
         return Submission(player, numbered(random_plan(state, player, rng)), notes=(DRAWN,))
 

@@ -99,6 +99,9 @@ class Truce(Game):
                 notes = (*notes, f"Your earlier action still stands: “{actions[-1]}”.")
         return dataclasses.replace(later, orders=tuple(actions[-1:]), notes=notes)
 
+    def absent_default(self, state: TruceState, player: str) -> str:
+        return "you pass"
+
     def default(self, state: TruceState, player: str, rng: random.Random) -> Submission:
         return Submission(player, ("pass",), notes=("No orders came this round, so you pass.",))
 

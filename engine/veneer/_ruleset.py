@@ -87,6 +87,11 @@ class Veneer(Game):
     def parse(self, state: VeneerState, player: str, text: str) -> Submission:
         return parse_orders(state, player, text)
 
+    def absent_default(self, state: VeneerState, player: str) -> str:
+        if state.stage == "setup":
+            return f"you play the first faction dealt, the {state.seat(player).dealt[0]}"
+        return "you vote no" if state.stage == "vote" else DEFAULT_TEXT.get(state.stage, "nothing happens")
+
     def default(self, state: VeneerState, player: str, rng: random.Random) -> Submission:
         orders = tuple(str(o) for o in default_orders(state, player))
         note = "No orders came, so the defaults apply: " + ("; ".join(orders) or DEFAULT_TEXT[state.stage])
