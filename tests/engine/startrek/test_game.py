@@ -138,11 +138,17 @@ def test_fog_of_war_mail_names_only_visible_systems(tmp_path: Path) -> None:
 
 
 def _units_on_map(message: EmailMessage) -> set[str]:
-    """The systems where the message's attached SVG map draws a unit."""
-    [svg] = [p.get_content() for p in message.walk() if p.get_content_type() == "image/svg+xml"]
-    root = ET.fromstring(svg.decode() if isinstance(svg, bytes) else svg)
-    groups = root.iter("{http://www.w3.org/2000/svg}g")
-    return {g.attrib["id"] for g in groups if any("unit" in e.attrib.get("class", "") for e in g.iter())}
+    """The systems where the message's attached SVG maps (the core, hyperspace) draw a unit."""
+    svgs = [p.get_content() for p in message.walk() if p.get_content_type() == "image/svg+xml"]
+    assert len(svgs) == 2
+    shown = set()
+    for svg in svgs:
+        root = ET.fromstring(svg.decode() if isinstance(svg, bytes) else svg)
+        groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "id" in g.attrib]
+        shown |= {
+            g.attrib["id"] for g in groups if any("unit" in e.attrib.get("class", "") for e in g.iter())
+        }
+    return shown
 
 
 def _position(t: Table) -> Position:
@@ -205,7 +211,7 @@ def test_the_window_is_mailed_only_to_the_informed_and_their_deadline_orders_sta
     assert "You play the Romulan. Your ability: Tal Shiar (once per game)." in last_text(t, "Rom")  # welcome
     files = {str(p.get_filename()) for p in t.sent("rom@players.test")[-1].walk() if p.get_filename()}
     maps = files - {"deadline.ics"}  # the calendar event of the deadline beside them (issue 30)
-    assert len(maps) == 2 and all("-romulan." in f for f in maps)  # its own opening map, PNG and SVG
+    assert len(maps) == 4 and all("-romulan" in f for f in maps)  # its own opening maps, PNG and SVG
     write(t, "Rom", "tal shiar klingon\nship romulus - galorndon\nship remus - underspace_gamma")
     write(t, "Fez", "ship ferenginar - risa")
     t.tick(at(0, 9))
