@@ -13,7 +13,15 @@ bottom, in a scratch folder where ``courier init`` has made a deployment:
 - a ```` ```json resolve GAME ```` block is a request to ``courier resolve GAME``, and the
   ```` ```json answer ```` block after it its answer, where a ``"…"`` stands for whatever the answer
   holds there (in a list, any number of items);
-- a ```` ```python run ```` block is run whole by the test (other Python blocks are snippets).
+- a ```` ```python run ```` block is run whole by the test (other Python blocks are snippets);
+- a block marked ``save-as PATH`` (```` ```email save-as mail/inbox/new/alice-1.eml ````) is a file
+  the reader saves: it is written there, e.g. a player's mail dropped into the Maildir inbox;
+- a block marked ``excerpt-of GLOB`` (```` ```email excerpt-of mail/sent/bob@example.org/*.eml ````)
+  is an excerpt of the last mail (by name) the glob matches, as a player reads it (its To and
+  Subject, then the text part): its lines appear there in order, a ``…`` line standing for any
+  number of lines.
+
+A document whose first command is ``courier init`` (no ``--dir``) makes the scratch deployment itself.
 
 ``python docs/generate.py`` rewrites every generated block; ``--check`` lists the stale ones
 instead (exit 1), as ``tests/contract/test_docs.py`` does for the quick ones.
@@ -22,14 +30,20 @@ instead (exit 1), as ``tests/contract/test_docs.py`` does for the quick ones.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import email
 import importlib
+import io
 import json
+import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email.policy import default as email_policy
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +58,7 @@ FUNCTION = re.compile(r"^[\w.]+\(\)$")  # a region a Python function writes: <!-
 SKIPPED = ("python -m pytest", "python docs/generate.py")
 # Paths that change from run to run: the demo's own temporary folder, and the scratch folder.
 DEMO_FOLDER = re.compile(r"/tmp/courier-demo-[A-Za-z0-9_]+")
+SHELL_SYNTAX = re.compile(r"[|&;<>$`*?(){}\\]")  # a line with any of these is left to bash
 
 
 def documents() -> list[Path]:
@@ -112,31 +127,77 @@ def runnable(block: Block) -> bool:
 
 
 class Sandbox:
-    """A scratch folder with a deployment made by ``courier init``, where a document's commands run."""
+    """A scratch folder with a deployment made by ``courier init``, where a document's commands run.
 
-    def __init__(self, folder: Path) -> None:
+    ``in_process`` runs a plain ``courier …`` line by calling the CLI's ``main`` here instead of in
+    a new process (the same code, without a second of imports per command: a long walkthrough's
+    test stays fast); a line with shell syntax, or input, still goes to bash."""
+
+    def __init__(self, folder: Path, *, in_process: bool = False) -> None:
         self.folder = folder
+        self.in_process = in_process
         self.made = False  # made at the first command: most documents run none
 
     def run(self, command: str, stdin: str | None = None, *, inside: Path | None = None) -> str:
         """Run one shell line here (or inside another folder) with this Python's ``courier``; its
         output, or CommandFailed."""
-        if not self.made:
-            self.made = True
+        self._make(unless=command)
+        words = shlex.split(command) if not SHELL_SYNTAX.search(command) else []
+        if self.in_process and stdin is None and words[:1] == ["courier"]:
+            code, out, err = _courier_here(words[1:], inside or self.folder)
+        else:
+            code, out, err = self._bash(command, stdin, inside or self.folder)
+        if code != 0:
+            raise CommandFailed(f"{command!r} exited {code}: {err.strip()}")
+        return DEMO_FOLDER.sub("/tmp/courier-demo-XXXXXXXX", out.replace(str(self.folder), "."))
+
+    def save(self, name: str, text: str) -> None:
+        """Write a file the document shows (a ``save-as`` block) into the scratch folder."""
+        self._make()
+        path = (self.folder / name).resolve()
+        if Path(name).is_absolute() or not path.is_relative_to(self.folder.resolve()):
+            raise CommandFailed(f"save-as {name}: name a file inside the deployment's folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    def _make(self, unless: str = "") -> None:
+        """The deployment, at the first command, unless that command is the document's own init."""
+        if self.made:
+            return
+        self.made = True
+        words = unless.split()
+        if words[:2] != ["courier", "init"] or "--dir" in words:
             self.run("courier init")
+
+    def _bash(self, command: str, stdin: str | None, cwd: Path) -> tuple[int, str, str]:
         path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
         done = subprocess.run(
             ["bash", "-c", command],
-            cwd=inside or self.folder,
+            cwd=cwd,
             input=stdin,
             capture_output=True,
             text=True,
             env={"PATH": path, "HOME": str(self.folder), "LANG": "C.UTF-8", "COLUMNS": "100"},
             timeout=600,
         )
-        if done.returncode != 0:
-            raise CommandFailed(f"{command!r} exited {done.returncode}: {done.stderr.strip()}")
-        return DEMO_FOLDER.sub("/tmp/courier-demo-XXXXXXXX", done.stdout.replace(str(self.folder), "."))
+        return done.returncode, done.stdout, done.stderr
+
+
+def _courier_here(arguments: list[str], cwd: Path) -> tuple[int, str, str]:
+    """``courier ARGUMENTS`` run by the CLI's own ``main`` in this process, inside ``cwd``."""
+    from courier.tools.cli import main  # only here: otherwise the docs run courier as its users do
+
+    out, err = io.StringIO(), io.StringIO()
+    before, config = Path.cwd(), os.environ.pop("COURIER_CONFIG", None)
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(arguments)
+    finally:
+        os.chdir(before)
+        if config is not None:
+            os.environ["COURIER_CONFIG"] = config
+    return code, out.getvalue(), err.getvalue()
 
 
 class CommandFailed(Exception):
@@ -178,6 +239,10 @@ def play(document: Path, sandbox: Sandbox, *, slow: bool) -> Iterator[tuple[Gene
         elif runnable(part):
             for line in commands(part):
                 _run_line(sandbox, line, where)
+        elif part.marks.split()[:1] == ["save-as"] and len(part.marks.split()) == 2:
+            sandbox.save(part.marks.split()[1], part.text)
+        elif part.marks.split()[:1] == ["excerpt-of"] and len(part.marks.split()) == 2:
+            _check_excerpt(sandbox, part.marks.split()[1], part.text, where)
         elif part.language == "json":
             request = _check_json(sandbox, part, request, where)
 
@@ -200,6 +265,42 @@ def _run_line(sandbox: Sandbox, line: str, where: str) -> None:
         sandbox.run(line, inside=ROOT if line.startswith("python ") else None)
     except CommandFailed as failed:
         raise CommandFailed(f"{where}: {failed}") from failed
+
+
+def _check_excerpt(sandbox: Sandbox, pattern: str, excerpt: str, where: str) -> None:
+    """The last mail (by name) the glob matches holds the excerpt's lines in order."""
+    found = sorted(sandbox.folder.glob(pattern))
+    if not found:
+        raise CommandFailed(f"{where}: no mail matches {pattern}")
+    mail, read = found[-1].relative_to(sandbox.folder), mail_lines(found[-1].read_bytes())
+    if not excerpt_in(excerpt.rstrip("\n").split("\n"), read):
+        shown = "\n".join(read)
+        raise CommandFailed(f"{where}: {mail} holds no such excerpt; it reads\n{shown}")
+
+
+def mail_lines(raw: bytes) -> list[str]:
+    """A mail as its reader sees it: To, Subject, a blank line, then its text part."""
+    message = email.message_from_bytes(raw, policy=email_policy)
+    body = message.get_body(("plain",))
+    text = body.get_content() if isinstance(body, email.message.EmailMessage) else ""
+    return [f"To: {message['To']}", f"Subject: {message['Subject']}", "", *text.splitlines()]
+
+
+def excerpt_in(excerpt: list[str], lines: list[str]) -> bool:
+    """Whether the excerpt's runs of lines (split at ``…`` lines) appear in ``lines``, in order."""
+    runs: list[list[str]] = [[]]
+    for line in excerpt:
+        if line.strip() == ELLIPSIS:
+            runs.append([])
+        else:
+            runs[-1].append(line.rstrip())
+    text, start = [line.rstrip() for line in lines], 0
+    for run in (r for r in runs if r):
+        at = next((i for i in range(start, len(text) - len(run) + 1) if text[i : i + len(run)] == run), None)
+        if at is None:
+            return False
+        start = at + len(run)
+    return True
 
 
 def _check_json(
