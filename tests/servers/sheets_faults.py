@@ -59,13 +59,16 @@ class Faults:
     storm_until: float | None = None  # 429 until this time of ``clock`` (None: no deadline)
 
     def fail(self, count: int, status: int, kind: str | None) -> None:
-        self.failures.append(_Pending(kind, count, status))
+        if count > 0:  # none asked: nothing to inject
+            self.failures.append(_Pending(kind, count, status))
 
     def html(self, count: int, status: int, kind: str | None) -> None:
-        self.pages.append(_Pending(kind, count, status))
+        if count > 0:  # none asked: nothing to inject
+            self.pages.append(_Pending(kind, count, status))
 
     def lose(self, count: int, kind: str | None, delay: float) -> None:
-        self.lost.append(_Pending(kind, count, delay=delay))
+        if count > 0:  # none asked: nothing to inject
+            self.lost.append(_Pending(kind, count, delay=delay))
 
     def storm(self, count: int | None, seconds: float | None) -> None:
         if count is None and seconds is None:

@@ -132,3 +132,12 @@ def test_fail_next_answers_in_googles_error_shape(fake: FakeSheets, status: int,
     assert [a.status_code for a in answers] == [status, status, 200]
     if name:
         assert error(answers[0])["status"] == name
+
+
+def test_no_fault_asked_is_none_injected(fake: FakeSheets) -> None:
+    token = bearer(fake)
+    fake.fail_next(0)
+    fake.lose_answers(0)
+    fake.html_error_next(502, count=0)
+
+    assert call(fake, "GET", KEY, token=token).status_code == 200
