@@ -70,7 +70,7 @@ def test_receipts_number_actions_and_flag_those_that_cannot_succeed() -> None:
     notes = " ".join(submission.notes)
     assert "Action 2 (Q: Abbavilla >> Juneau, 1) cannot succeed as written: Juneau does not border" in notes
     assert (
-        "Action 3 (C: Abbavilla) cannot succeed as written: Alvania has 1 lands; a capital needs 10" in notes
+        "Action 3 (C: Abbavilla) cannot succeed as written: Alvania has 1 land; a capital needs 10" in notes
     )
     assert "Action 4" not in notes  # R: 40 only takes what the stack holds: not a failure
     assert (
