@@ -7,8 +7,9 @@ naming the core systems it joins (``↓ earth``). Supply centres ringed, owners 
 ship (triangle) or troop (square) glyphs in faction colours; a unit dislodged and waiting to retreat
 is drawn small and crossed beside its system, with a dashed arrow from where the attack came.
 Systems out of a fogged viewer's sight are grey, with no owner and no unit. The key under each
-picture flows in rows, each entry in its own box. Pure text, no I/O: the shell renders it (resvg,
-DejaVu Sans)."""
+picture flows in rows, each entry in its own box. Text is drawn for speed (``optimizeSpeed``): at
+these sizes it reads as well and halves the PNG, keeping a report with both pictures under 400 KB.
+Pure text, no I/O: the shell renders it (resvg, DejaVu Sans)."""
 
 from __future__ import annotations
 
@@ -105,7 +106,7 @@ def _picture(title: str, body: list[str], entries: Sequence[Entry], *, top: floa
         "\n".join(
             [
                 f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-                f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans">',
+                f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans" text-rendering="optimizeSpeed">',
                 f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
                 svg_text(WIDTH / 2, 32, title, size=22, bold=True, ink=TEXT, klass="title"),
                 *body,
