@@ -21,11 +21,13 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 __all__ = [
     "OPTIONAL_HOOKS",
     "AbsentDefault",
+    "Asked",
     "ConfigDefaults",
     "Count",
     "Event",
     "Exemplified",
     "Game",
+    "Headline",
     "Illustrated",
     "Joinable",
     "LineError",
@@ -388,6 +390,25 @@ class OtherRequests(Protocol):
 
 
 @runtime_checkable
+class Headline(Protocol):
+    """Optional: the viewer's own result of a resolved phase in one line, at the top of their report
+    ("Your attack on Agatha succeeded: supply 6 (+1)"); ``None`` when there is nothing of their own
+    to say. ``events`` are only those the viewer may see (the shell filters them), and the line may
+    use of ``state`` (after the phase) only what the viewer may know."""
+
+    def headline(self, state: Any, events: Sequence[Event], viewer: str) -> str | None: ...
+
+
+@runtime_checkable
+class Asked(Protocol):
+    """Optional: the action asked of ``player`` now, short, for subjects and the top of a mail
+    ("Vote now: Disarmament", "Retreats due: A par", "Builds: 2", "Orders for Spring 1901");
+    ``None`` when the phase asks nothing of them. Without it the shell says "your orders"."""
+
+    def asked(self, state: Any, player: str) -> str | None: ...
+
+
+@runtime_checkable
 class OrganiserLines(Protocol):
     """Optional: the events the organiser's report lists, where some of a phase's events retell
     others to players who may see less (Star Trek's fog of war tells a reason in full to those who
@@ -426,6 +447,8 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     OtherRequests,
     Ranked,
     OrganiserLines,
+    Headline,
+    Asked,
 )
 
 

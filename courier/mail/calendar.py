@@ -4,7 +4,8 @@ The event's UID is the game's and the round's (``phase_key``), so a later mail a
 round (the deadline extended, the game paused or resumed) updates the event a player imported
 instead of adding another: METHOD:PUBLISH, and a SEQUENCE that grows with the time the mail was
 written (seconds since 2020), which only ever goes forward. A paused game's event is cancelled
-(STATUS:CANCELLED). Each event reminds an hour before the deadline.
+(STATUS:CANCELLED), and so is the open round's when the organiser ends the game. Each event
+reminds an hour before the deadline.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ WARNING = timedelta(hours=1)  # the alarm, before the deadline
 
 @dataclass(frozen=True)
 class DeadlineEvent:
-    """A round's deadline. ``at`` is None when the game is paused: the event is cancelled."""
+    """A round's deadline. ``at`` is None when the game is paused or over: the event is cancelled,
+    ``cancelled`` says why."""
 
     game_id: str
     game_title: str
@@ -32,6 +34,7 @@ class DeadlineEvent:
     at: datetime | None
     text: str  # the deadline as the mail words it, in the game's zone and UTC
     send_to: str  # where orders go (the arbiter's reply address)
+    cancelled: str = "the game is paused; no deadline passes until it resumes"
 
 
 def event_uid(game_id: str, phase_key: str, domain: str) -> str:
@@ -58,9 +61,7 @@ def _event(event: DeadlineEvent, *, domain: str, written: datetime) -> icalendar
     vevent.add("summary", f"[{event.game_id}] Orders due: {event.phase_label}")
     if event.at is None:
         vevent.add("status", "CANCELLED")
-        vevent.add(
-            "description", f"{event.game_title}: the game is paused; no deadline passes until it resumes."
-        )
+        vevent.add("description", f"{event.game_title}: {event.cancelled}.")
         vevent.add("dtstart", written.astimezone(UTC))
         return vevent
     due = event.at.astimezone(UTC)

@@ -81,6 +81,10 @@ class MailContext:
     order_template: str = ""
     deadline_at: datetime | None = None
     deadline_key: str = ""
+    # What the open phase asks of the recipient (courier/mail/now.py): ``awaited`` when the game
+    # waits for their orders, ``asked`` the game's words for it ("Vote now: Disarmament").
+    awaited: bool = True
+    asked: str = ""
     absent_default: str = ""  # what the default does for a silent player ("you pass"), "" if untold
 
 
@@ -112,6 +116,7 @@ class ReportContext:
     ledger_headers: Sequence[str] = ()
     ledger_rows: Sequence[Sequence[str]] = ()
     next_phase_label: str = ""
+    headline: str = ""  # the recipient's own result of the round, one line (the game's ``headline``)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -254,8 +259,8 @@ def is_our_message_id(msgid: str, domain: str) -> bool:
 
 
 def subject_for(ctx: AnyContext) -> str:
-    """``[truce-1] Round 4 of 10: orders by Tue 24 Nov 20:00 CET (Round 3 of 10: results)`` and the
-    like: game first, then what is asked now and by when, then what the mail tells."""
+    """``[veneer-1] Vote now: Disarmament - by Tue 24 Nov 20:00 CET (Turn 1 purchases: results)``
+    and the like: game first, then what is asked now and by when, then what the mail tells."""
     mail = ctx.mail
     prefix = f"[{mail.game_id}]" if mail.game_id else "[courier]"
     return _one_line(f"{prefix} {_subject_text(ctx)}")
@@ -277,14 +282,14 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Game over: {_and_join(winners)} {verb}"
         case GameOverContext():
             return "Game over"
-        case ReportContext(next_phase_label=upcoming) if upcoming and ctx.mail.order_template:
-            return f"{upcoming}: your orders{_by(ctx)} ({phase}: results)"
+        case ReportContext(next_phase_label=upcoming) if upcoming and _asks(ctx):
+            return f"{_asked(ctx, upcoming)} ({phase}: results)"
         case ReportContext():
             return f"{phase}: results"
         case ReminderContext(standing=standing) if standing and ctx.mail.deadline_at:
             return f"Reminder: {phase} closes {_short(ctx.mail.deadline_at)}; your orders stand"
         case ReminderContext() if ctx.mail.deadline_at:
-            return f"Reminder: {phase}: your orders{_by(ctx)}"
+            return f"Reminder: {_asked(ctx, phase)}"
         case ReminderContext() if ctx.mail.deadline_text:
             return f"Reminder: orders due {ctx.mail.deadline_text}"
         case ReminderContext():
@@ -295,8 +300,8 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"News in {phase}"
         case OrganiserContext(problem=problem):
             return f"Problem to fix: {_shorten(problem, 50)}"
-        case WelcomeContext() if ctx.mail.order_template and ctx.mail.deadline_at:
-            return f"Welcome to {ctx.mail.game_title}: {phase}: your orders{_by(ctx)}"
+        case WelcomeContext() if _asks(ctx) and ctx.mail.deadline_at:
+            return f"Welcome to {ctx.mail.game_title}: {_asked(ctx, phase)}"
         case WelcomeContext():
             return f"Welcome to {ctx.mail.game_title}"
         case AnswerContext(topic=topic):
@@ -304,6 +309,18 @@ def _subject_text(ctx: AnyContext) -> str:
         case PressContext(author=author, reply=reply):
             return f"{'Reply to your press' if reply else 'Press'} from {author or 'someone (anonymous)'}"
     raise TypeError(f"no subject for {type(ctx).__name__}")
+
+
+def _asks(ctx: AnyContext) -> bool:
+    """The mail asks its player for orders: a form to fill in, and the game waits for it."""
+    return bool(ctx.mail.order_template) and ctx.mail.awaited
+
+
+def _asked(ctx: AnyContext, phase: str) -> str:
+    """What is asked, in the game's words or the shell's, and by when: ``Vote now: Disarmament -
+    by Tue 24 Nov 20:00 CET``, ``Round 4 of 10: your orders - by …``."""
+    by = f" - by {_short(ctx.mail.deadline_at)}" if ctx.mail.deadline_at else ""  # ASCII: a plain header
+    return f"{ctx.mail.asked or f'{phase}: your orders'}{by}"
 
 
 def _by(ctx: AnyContext) -> str:
@@ -510,14 +527,26 @@ def _attach_deadline(
         return
     label = getattr(ctx, "next_phase_label", "") or mail.phase_label
     _, address = email.utils.parseaddr(send_to)
+    over = isinstance(ctx, GameOverContext)  # ended by the organiser: the open round's event goes
     event = DeadlineEvent(
-        mail.game_id, mail.game_title, mail.deadline_key, label, mail.deadline_at, mail.deadline_text, address
+        mail.game_id,
+        mail.game_title,
+        mail.deadline_key,
+        getattr(ctx, "ended_during", "") or label,
+        None if over else mail.deadline_at,
+        mail.deadline_text,
+        address,
+        cancelled=GAME_OVER if over else PAUSED,
     )
     data = "".join(_base64(calendar_bytes(event, domain=domain, written=written)))  # a plain str: no picture
     part = _binary_part(msg, "text/calendar", data, "deadline.ics", "attachment")
     part.set_param("method", "PUBLISH")
     part.set_param("charset", "utf-8")
     _add(msg, "mixed", part)
+
+
+PAUSED = "the game is paused; no deadline passes until it resumes"
+GAME_OVER = "the game is over; no more orders are due"
 
 
 def _binary_part(

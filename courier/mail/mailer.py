@@ -27,6 +27,7 @@ from courier.mail.compose import (
     WelcomeContext,
     compose,
 )
+from courier.mail.now import asked_of, headline_of
 from courier.mail.pictures import mail_pictures
 from courier.mail.render import RenderError, make_environment, render_event
 from courier.mail.rules import rules_summary, rules_text
@@ -80,6 +81,7 @@ class Mailer:
     ) -> MailContext:
         ruleset = config.ruleset
         finished = ruleset.outcome(state) is not None
+        now = asked_of(config, state, player.name)  # what the open phase asks of them (issue 30)
         return MailContext(
             game_id=config.id,
             game_title=ruleset.title,
@@ -90,6 +92,8 @@ class Mailer:
             order_template="" if finished else ruleset.order_template(state, player.name),
             deadline_at=deadline.astimezone(config.schedule.timezone) if deadline else None,
             deadline_key=ruleset.phase(state).key if deadline and not finished else "",
+            awaited=now.awaited,
+            asked=now.asked,
             absent_default="" if finished else absent_default(config, state, player.name),
         )
 
@@ -295,6 +299,7 @@ class Mailer:
             ledger_headers=headers,
             ledger_rows=table,
             next_phase_label="" if outcome else ruleset.phase(state).label,
+            headline=headline_of(ruleset, state, events, player.name),
         )
         if outcome is None:
             pictures = mail_pictures(ruleset, state, player.name)
@@ -319,6 +324,7 @@ class Mailer:
         headers = list(rows[0]) if rows else []
         label = ruleset.phase(state).label
         mail = replace(self._common(config, player, state=state, deadline=None), order_template="")
+        mail = replace(mail, deadline_key=ruleset.phase(state).key)  # the open round's event is cancelled
         ctx = GameOverContext(
             mail=mail,
             ledger_headers=headers,

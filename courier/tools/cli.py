@@ -118,6 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--sheet", metavar="KEY", help="add the missing tabs to this Google Sheet instead")
     with_config(init)
     _organiser_commands(command, with_config)
+    render = command(
+        "render-check",
+        _render_check,
+        "open every kind of mail of every game in headless Chromium at 400 and 1200 px; keep screenshots",
+    )
+    render.add_argument("games", nargs="*", metavar="GAME", help="only these game kinds (default: every one)")
+    render.add_argument(
+        "--out",
+        type=Path,
+        default=Path("render-check"),
+        help="where the screenshots go (default: ./render-check)",
+    )
     demo = command("demo", _demo, "play a whole game on local files with scripted players")
     demo.add_argument("--dir", type=Path, help="where to play (default: a new temporary folder)")
     _simulate_arguments(
@@ -370,6 +382,21 @@ def _simulate(args: argparse.Namespace) -> int:
         plot(args.plot, args.game, records)
         print(f"wrote {args.plot}")
     return 0
+
+
+def _render_check(args: argparse.Namespace) -> int:
+    """One line per problem a player would see, the screenshots in ``--out``; exit status 1 when
+    there is a problem (``courier.tools.render_check``)."""
+    from courier.errors import find_game_kind
+    from courier.tools.render_check import render_check, summary
+
+    games = [find_game_kind(name).name for name in args.games]  # an unknown name: one line, exit 2
+    checked = render_check(args.out, games)
+    problems = summary(checked)
+    for line in problems:
+        print(line)
+    print(f"{len(checked)} pages looked at, {len(problems)} problem(s); screenshots in {args.out}/")
+    return 1 if problems else 0
 
 
 def _demo(args: argparse.Namespace) -> int:

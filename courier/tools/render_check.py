@@ -10,7 +10,6 @@ did not load. The screenshots stay in the output folder for a person to look at.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -118,19 +117,3 @@ def render_check(folder: Path, games: Sequence[str] = ()) -> list[Checked]:
 def summary(checked: Sequence[Checked]) -> list[str]:
     """One line per problem, ``game kind width: problem``."""
     return [f"{c.game} {c.kind} {c.width} px: {p}" for c in checked for p in c.problems]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m courier.tools.render_check [FOLDER] [GAME…]``: the screenshots in FOLDER (default
-    ``render-check``), one line per problem; exit status 1 when there is one."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    folder = Path(args.pop(0) if args else "render-check")
-    checked = render_check(folder, args)
-    for line in summary(checked):
-        print(line)
-    print(f"{len(checked)} pages looked at; screenshots in {folder}/", file=sys.stderr)
-    return 1 if summary(checked) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -23,7 +23,7 @@ from engine.core import (
     one_role,
     rank_by,
 )
-from engine.diplomacy import _bot
+from engine.diplomacy import _bot, _headline
 from engine.diplomacy._defaults import unordered, unordered_adjustments
 from engine.diplomacy._events import (
     CentresCounted,
@@ -221,6 +221,12 @@ class Diplomacy(Game):
             }
             for power in find_variant(state.variant).powers
         ]
+
+    def headline(self, state: DiplomacyState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: DiplomacyState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def order_template(self, state: DiplomacyState, player: str) -> str:
         """The orders on file for each unit (as njudge's form), the legal retreats, the free home

@@ -23,7 +23,7 @@ from engine.core import (
     Submission,
     rank_by,
 )
-from engine.monarchs import _bot
+from engine.monarchs import _bot, _headline
 from engine.monarchs._board import CENTRE, NATIONS
 from engine.monarchs._court import Court
 from engine.monarchs._courtplay import (
@@ -337,6 +337,12 @@ class Monarchs(Game):
             }
             for nation in NATIONS
         ]
+
+    def headline(self, state: MonarchsState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: MonarchsState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def order_template(self, state: MonarchsState, player: str) -> str:
         if state.court is not None:

@@ -26,7 +26,7 @@ from engine.core import (
 )
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
-from engine.startrek import _bot
+from engine.startrek import _bot, _headline
 from engine.startrek._alliances import register_alliances
 from engine.startrek._combine import combine_orders
 from engine.startrek._events import AllianceNoted, GornRolled, OrderResolved, PhaseBegun
@@ -239,6 +239,12 @@ class StarTrek(Game):
                 row[str(record.year)] = record.centres.get(faction, 0)
             rows.append(row)
         return rows
+
+    def headline(self, state: StarTrekState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: StarTrekState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def order_template(self, state: StarTrekState, player: str) -> str:
         """The form to copy into a reply; none for a player who may send nothing in this phase."""

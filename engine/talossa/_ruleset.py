@@ -23,7 +23,7 @@ from engine.core import (
 )
 from engine.reading import Vocabulary, forgiving
 from engine.request import read_request
-from engine.talossa import _bot
+from engine.talossa import _bot, _headline
 from engine.talossa._actions import numbered
 from engine.talossa._colours import choose_colour
 from engine.talossa._events import ConquerorJoined, StartingLandAssigned
@@ -273,6 +273,12 @@ class Talossa(Game):
         name = state.game_map.title
         title = f"{name} after step {shown}" if shown else f"{name} at the start"
         return [Picture(f"map-step-{shown}", title, draw_map(state))]
+
+    def headline(self, state: TalossaState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: TalossaState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def order_template(self, state: TalossaState, player: str) -> str:
         board, country = Board(state), state.country(player)

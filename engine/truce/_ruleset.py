@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from engine.chart import standings_chart
 from engine.core import Count, Event, Game, Outcome, Phase, Picture, Played, Resolution, Simulated, Submission
 from engine.reading import Vocabulary, forgiving
-from engine.truce import _bot
+from engine.truce import _bot, _headline
 from engine.truce._events import CoinsRemoved
 from engine.truce._gifts import apply_gifts
 from engine.truce._json import answer_json, read_request
@@ -139,6 +139,12 @@ class Truce(Game):
 
     def order_template(self, state: TruceState, player: str) -> str:
         return order_form(state, player)
+
+    def headline(self, state: TruceState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: TruceState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def to_json(self, state: TruceState) -> JSON:
         return state_to_json(state)

@@ -22,7 +22,7 @@ from engine.core import (
 )
 from engine.reading import Vocabulary, forgiving
 from engine.request import read_request
-from engine.veneer import _bot
+from engine.veneer import _bot, _headline
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
 from engine.veneer._json import answer_json, check_players
@@ -140,6 +140,12 @@ class Veneer(Game):
 
     def ledger(self, state: VeneerState) -> list[dict[str, Any]]:
         return ledger_rows(state)
+
+    def headline(self, state: VeneerState, events: Sequence[Event], viewer: str) -> str | None:
+        return _headline.headline(state, events, viewer)
+
+    def asked(self, state: VeneerState, player: str) -> str | None:
+        return _headline.asked(state, player)
 
     def order_template(self, state: VeneerState, player: str) -> str:
         return order_form(state, player)

@@ -97,3 +97,16 @@ def test_the_next_round_is_a_new_event_and_mail_without_a_deadline_has_none(tabl
     ]
     organiser = table.sent(ORGANISER)
     assert all(p.get_content_type() != "text/calendar" for m in organiser for p in m.walk())
+
+
+def test_ending_the_game_cancels_the_open_rounds_event(table: Table) -> None:
+    """The organiser's `end game` mail cancels the round's event, so calendars drop the deadline."""
+    table.order("Barney", "defend")
+    table.tick(at(0, 20, 5))  # round 2 opens, due tomorrow at 20:00
+    command(table, "end game")
+    table.tick(at(1, 9))
+    *_, (kind, report), (last_kind, ended) = events(table, "Barney")
+    assert (kind, last_kind) == ("report", "game_over")
+    assert str(ended["UID"]) == str(report["UID"]) == "deadline-truce-1-round-2@courier.test"
+    assert str(ended["STATUS"]) == "CANCELLED" and "the game is over" in str(ended["DESCRIPTION"])
+    assert sequence(ended) > sequence(report)

@@ -224,8 +224,8 @@ def test_no_reply_headers_unless_answering() -> None:
     ("kind", "subject"),
     [
         # what is asked now and by when first (issue 30), then what the mail tells
-        ("report", "[truce-1] Round 4 of 10: your orders by Tue 24 Nov 20:00 CET (Round 3 of 10: results)"),
-        ("reminder", "[truce-1] Reminder: Round 3 of 10: your orders by Mon 23 Nov 20:00 CET"),
+        ("report", "[truce-1] Round 4 of 10: your orders - by Tue 24 Nov 20:00 CET (Round 3 of 10: results)"),
+        ("reminder", "[truce-1] Reminder: Round 3 of 10: your orders - by Mon 23 Nov 20:00 CET"),
         (
             "receipt",
             "[truce-1] Orders received for Round 3 of 10: 1 line not understood;"
@@ -233,7 +233,7 @@ def test_no_reply_headers_unless_answering() -> None:
         ),
         ("error", "[courier] Your message could not be used"),
         ("game_over", "[truce-1] Game over: Cecil wins"),
-        ("welcome", "[truce-1] Welcome to Truce: Round 1 of 10: your orders by Mon 23 Nov 20:00 CET"),
+        ("welcome", "[truce-1] Welcome to Truce: Round 1 of 10: your orders - by Mon 23 Nov 20:00 CET"),
         ("notice", "[truce-1] News in Round 3 of 10"),
         ("answer", "[truce-1] Commands done"),
         ("press", "[truce-1] Press from Agatha"),
@@ -245,6 +245,37 @@ def test_no_reply_headers_unless_answering() -> None:
 )
 def test_subjects(kind: str, subject: str) -> None:
     assert make(kind)["Subject"] == subject
+
+
+def test_subjects_and_the_top_say_what_the_game_asks_now() -> None:
+    """The game's words for what is asked (``asked``) lead the subject and the top block (issue 30)."""
+    mail = replace(REPORT.mail, asked="Vote now: Disarmament")
+    msg = make("report", replace(REPORT, mail=mail))
+    assert msg["Subject"] == (
+        "[truce-1] Vote now: Disarmament - by Tue 24 Nov 20:00 CET (Round 3 of 10: results)"
+    )
+    text, html = bodies(msg)
+    assert "<strong>Vote now: Disarmament</strong>: fill in" in html and "Send your orders" not in html
+    assert "\nVote now: Disarmament.\n" in text
+
+
+def test_a_player_not_awaited_is_not_asked_for_orders() -> None:
+    """A form to write in (an action card), but the game does not wait for them: no "Send your
+    orders", no "your orders by" in the subject."""
+    msg = make("report", replace(REPORT, mail=replace(REPORT.mail, awaited=False)))
+    assert msg["Subject"] == "[truce-1] Round 3 of 10: results"
+    text, html = bodies(msg)
+    assert "Send your orders" not in html
+    assert "Nothing is asked of you in Round 4 of 10; you may still send orders" in html
+    assert "Nothing is asked of you in Round 4 of 10; you may still send orders" in text
+
+
+def test_the_report_leads_with_the_players_own_result() -> None:
+    msg = make("report", replace(REPORT, headline="Your attack on Barney failed: supply 2 (-1)"))
+    text, html = bodies(msg)
+    top = html.split('id="courier-now"', 1)[1].split("</div>", 1)[0]
+    assert "Your attack on Barney failed: supply 2 (-1)" in top
+    assert text.index("Your attack on Barney failed") < text.index("Here are the results")
 
 
 def test_late_receipt_says_which_round_it_counts_for() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from courier.mail.compose import KINDS, mail_bytes
 from courier.tools.browser import Browser, find_chromium
+from courier.tools.cli import main
 from courier.tools.render_check import SIZES, check_mail, summary
 from courier.tools.sample_mail import SampleMail, sample_mail
 from engine import RULESETS
@@ -46,3 +47,27 @@ def test_every_mail_fits_a_phone_and_a_desktop(mail: list[SampleMail]) -> None:
     assert summary(checked) == []
     pictures = [i for c in checked for i in c.measures["images"]]
     assert pictures and all(p["shownWidth"] <= 1200 for p in pictures)
+
+
+def test_courier_render_check_keeps_the_screenshots_for_a_person(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`courier render-check GAME --out DIR`: every kind of that game's mail at both widths, as
+    whole pages in DIR, one line per problem (none here) and the count."""
+    if find_chromium() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    out = tmp_path / "shots"
+    assert main(["render-check", "truce", "--out", str(out)]) == 0
+    assert (
+        capsys.readouterr().out
+        == f"{len(KINDS) * len(SIZES)} pages looked at, 0 problem(s); screenshots in {out}/\n"
+    )
+    shots = {p.name for p in out.glob("*.png")}
+    assert shots == {f"truce-{kind}-{width}.png" for kind in KINDS for width, _ in SIZES}
+
+
+def test_courier_render_check_of_an_unknown_game_says_which_are_known(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["render-check", "chess"]) == 2
+    assert "unknown game 'chess'; known games: diplomacy" in capsys.readouterr().err
