@@ -1,34 +1,34 @@
-"""The standard Diplomacy map as SVG text: a schematic (one disc per province at its place in
-``maps/standard_layout``, the borders as thin lines), supply centres ringed and filled in their
-owner's colour, units as army (square) or fleet (triangle) glyphs, dislodged units small and
-crossed beside their province, and the orders of the phase just resolved as arrows (solid: moved;
-dashed: failed; thin dashed: support; dotted: convoy). Everything drawn is public in Diplomacy:
-the board and, once a phase is resolved, every order. Pure text; the shell renders the PNG."""
+"""The standard Diplomacy map as SVG text, drawn as a board: every province a filled region (traced
+from our own cell map, ``maps/standard_cells.txt``, into ``maps/standard_regions.py``), seas blue,
+supply centres filled in their owner's colour and other land tinted for the unit standing on it,
+Switzerland impassable; units as lettered discs (A army, F fleet) at a point of their own apart
+from the province's name, fleets on split coasts at that coast; dislodged units beside their
+province, ringed in red; and the orders of the phase just resolved as arrows (solid: moved;
+dashed: failed; thin dashed: support; dotted: convoy). Everything drawn is public in Diplomacy: the
+board and, once a phase is resolved, every order. Pure text; the shell renders the PNG."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
+from engine.diplomacy._orders import Unit
 from engine.diplomacy._position import Position
+from engine.diplomacy._svg_orders import COLOURS, INK, arrow_defs, order_arrow
 from engine.diplomacy._variant import STANDARD
-from engine.diplomacy.maps.standard_layout import CENTRES, COASTS, HEIGHT, WIDTH
+from engine.diplomacy.maps.standard_layout import HEIGHT, IMPASSABLE, OFF_BOARD, WIDTH
+from engine.diplomacy.maps.standard_regions import DISLODGED, LABELS, PATHS, UNITS
 from engine.svg import svg_text
 
-COLOURS = {
-    "Austria": "#c62828",
-    "England": "#1a3f9e",
-    "France": "#3d9be0",
-    "Germany": "#5d4037",
-    "Italy": "#2e8b3a",
-    "Russia": "#7b3fa0",
-    "Turkey": "#d4a600",
-}
-SEA, LAND, BORDER, INK, FAILED = "#dbe9f6", "#f3ead7", "#c9c2b2", "#202124", "#8a8a8a"
-RADIUS = 17.0
-LEGEND = 70
-TOP = 40  # the title's band
+__all__ = ["COLOURS", "OrderRow", "draw_map", "order_rows"]
+
+SEA, LAND, ROCK, OFF = "#b9d5ee", "#f1e8d2", "#a39e94", "#dedad2"
+BORDER, COAST_INK = "#5c554b", "#2f5f8f"
+HALO = 'stroke="#ffffff" stroke-width="3" paint-order="stroke" '
+
+TOP = 44  # the title's band
+LEGEND = 96
+UNIT_RADIUS = 11.5
 
 # (power, order line, result) as the phase's OrderResolved events give them
 OrderRow = tuple[str, str, str]
@@ -41,190 +41,181 @@ def draw_map(position: Position, orders: Sequence[OrderRow], *, title: str) -> s
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans">',
         f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-        _defs(),
-        _text(WIDTH / 2, 28, title, size=20, bold=True, klass="title"),
+        arrow_defs(),
+        _text(WIDTH / 2, 31, title, size=26, bold=True, klass="title"),
         f'<g transform="translate(0 {TOP})">',
+        '<g class="regions" shape-rendering="crispEdges">',  # crisp: a third smaller PNG
+        *(_region(position, key) for key in sorted(PATHS)),
+        "</g>",
+        '<g class="arrows">',
+        *(a for row in orders if (a := order_arrow(*row, at=_at))),
+        "</g>",
+        '<g class="labels">',  # over the arrows: a name is never hidden
+        *(_label(position, key) for key in sorted(LABELS)),
+        "</g>",
+        '<g class="units">',
+        *(_unit(unit) for unit in sorted(position.units)),
+        *(_dislodged(d.unit) for d in position.dislodged),
+        "</g>",
+        "</g>",
+        *_legend(position, TOP + HEIGHT),
+        "</svg>",
     ]
-    parts += [_border(a, b) for a, b in _borders()]
-    parts += [_province(position, key) for key in sorted(CENTRES)]
-    parts += [a for row in orders if (a := _order(*row))]
-    parts += [_dislodged(position, i) for i in range(len(position.dislodged))]
-    parts.append("</g>")
-    parts += _legend(position, TOP + HEIGHT)
-    parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def _defs() -> str:
-    heads = "".join(
-        f'<marker id="head-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
-        f'markerHeight="6" orient="auto-start-reverse">'
-        f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
-        for name, colour in [*((p.lower(), c) for p, c in COLOURS.items()), ("failed", FAILED)]
-    )
-    return f"<defs>{heads}</defs>"
+# --- the regions ----------------------------------------------------------------------------
 
 
-def _borders() -> list[tuple[str, str]]:
-    edges = {tuple(sorted((a.split("/")[0], b.split("/")[0]))) for a, b in STANDARD.map.army_edges}
-    edges |= {tuple(sorted((a.split("/")[0], b.split("/")[0]))) for a, b in STANDARD.map.fleet_edges}
-    return sorted((a, b) for a, b in edges if a != b)
-
-
-def _border(a: str, b: str) -> str:
-    (x1, y1), (x2, y2) = CENTRES[a], CENTRES[b]
-    return (
-        f'<line class="border" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-        f'stroke="{BORDER}" stroke-width="1.2"/>'
-    )
-
-
-def _province(position: Position, key: str) -> str:
-    province = STANDARD.map.provinces[key]
-    x, y = CENTRES[key]
-    owner = position.owner(key)
-    fill = SEA if province.kind == "sea" else _tint(COLOURS[owner]) if owner else LAND
-    parts = [
-        f'<g id="{key}" class="province {province.kind}"' + (f' data-owner="{owner}">' if owner else ">")
-    ]
-    parts.append(
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" fill="{fill}" stroke="#8c8372" stroke-width="1"/>'
-    )
-    if province.supply_center:
-        ring = COLOURS.get(province.home_of or "", "#444444")
-        parts.append(
-            f'<circle class="centre" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS + 3:.1f}" fill="none" '
-            f'stroke="{ring}" stroke-width="2.5"/>'
+def _region(position: Position, key: str) -> str:
+    """A province's filled outline; its id is the province key, its class its kind."""
+    if key == OFF_BOARD:
+        return f'<path class="offboard" d="{PATHS[key]}" fill="{OFF}" fill-rule="evenodd" stroke="{BORDER}"/>'
+    if key in IMPASSABLE:
+        return (
+            f'<path id="{key}" class="province impassable" d="{PATHS[key]}" fill="{ROCK}" '
+            f'fill-rule="evenodd" stroke="{BORDER}" stroke-width="1.2"/>'
         )
-    parts += [_coast_dot(loc) for loc in COASTS if loc.startswith(key + "/")]
+    province = STANDARD.map.provinces[key]
+    owner = position.owner(key) if province.supply_center else None
+    klass = f"province {province.kind}" + (" centre" if province.supply_center else "")
+    data = f' data-owner="{owner}"' if owner else ""
+    return (
+        f'<path id="{key}" class="{klass}"{data} d="{PATHS[key]}" fill="{_fill(position, key)}" '
+        f'fill-rule="evenodd" stroke="{BORDER}" stroke-width="1.2"/>'
+    )
+
+
+def _fill(position: Position, key: str) -> str:
+    """Seas blue; a supply centre in its owner's colour; other land lightly in the colour of the
+    unit standing on it (the game has no owner for it), else plain."""
+    province = STANDARD.map.provinces[key]
+    if province.kind == "sea":
+        return SEA
+    if province.supply_center:
+        owner = position.owner(key)
+        return _tint(COLOURS[owner], 0.45) if owner in COLOURS else LAND
     unit = position.unit_in(key)
-    if unit is not None:
-        ux, uy = COASTS.get(unit.location, (x, y))
-        parts.append(_glyph(unit.type, unit.power, ux, uy, size=8.0, klass="unit"))
-    parts.append(_text(x, y + RADIUS + 12, key, size=10, klass="name"))
-    parts.append("</g>")
+    return _tint(COLOURS[unit.power], 0.78) if unit and unit.power in COLOURS else LAND
+
+
+def _label(position: Position, key: str) -> str:
+    """The province's key at its widest point; a supply centre has a dot before it (filled in the
+    owner's colour, white while nobody owns it); a split coast's free coasts are named."""
+    x, y = LABELS[key]
+    if key in IMPASSABLE:
+        return _text(x, y + 6, key, size=17, klass="name impassable", ink="#ffffff")
+    province = STANDARD.map.provinces[key]
+    parts = [
+        _text(
+            x,
+            y + 6,
+            key,
+            size=18,
+            bold=True,
+            klass="name",
+            ink=COAST_INK if province.kind == "sea" else INK,
+            halo=True,
+        )
+    ]
+    if province.supply_center:
+        owner = position.owner(key)
+        fill = COLOURS.get(owner or "", "#ffffff")
+        parts.append(
+            f'<circle class="centre-dot" data-owner="{owner or ""}" cx="{x - 23:.1f}" cy="{y:.1f}" r="5" '
+            f'fill="{fill}" stroke="#111111" stroke-width="1.5"/>'
+        )
+    for coast in province.coasts:
+        location = f"{key}/{coast}"
+        unit = position.unit_in(key)
+        if unit is None or unit.location != location:
+            cx, cy = UNITS[location]
+            parts.append(
+                _text(cx, cy + 5, coast, size=15, klass="coast", ink=COAST_INK, italic=True, halo=True)
+            )
     return "".join(parts)
 
 
-def _coast_dot(location: str) -> str:
-    x, y = COASTS[location]
-    return f'<circle class="coast" cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{SEA}" stroke="#5a87b0"/>'
+# --- units ----------------------------------------------------------------------------------
 
 
-def _dislodged(position: Position, index: int) -> str:
-    """A dislodged unit waits beside its province, small and crossed out in red."""
-    unit = position.dislodged[index].unit
-    x, y = CENTRES[unit.province]
-    x, y = x + 15, y - 15
-    glyph = _glyph(unit.type, unit.power, x, y, size=6.0, klass="dislodged")
-    cross = (
-        f'<path d="M{x - 7:.1f},{y - 7:.1f} L{x + 7:.1f},{y + 7:.1f} M{x + 7:.1f},{y - 7:.1f} '
-        f'L{x - 7:.1f},{y + 7:.1f}" stroke="#d00000" stroke-width="1.6"/>'
-    )
-    return glyph + cross
+def _unit(unit: Unit) -> str:
+    x, y = UNITS.get(unit.location) or UNITS[unit.province]
+    return _glyph(unit, x, y, radius=UNIT_RADIUS, klass="unit", ring="#111111")
 
 
-def _glyph(unit_type: str, power: str, x: float, y: float, *, size: float, klass: str) -> str:
-    paint = f'fill="{COLOURS.get(power, "#999999")}" stroke="#111111" stroke-width="1.2"'
-    data = f'class="{"fleet" if unit_type == "F" else "army"} {klass}" data-power="{power}"'
-    if unit_type == "F":
-        corners = [(0, -1), (0.9, 0.8), (0, 0.35), (-0.9, 0.8)]
-        points = " ".join(f"{x + dx * size:.1f},{y + dy * size:.1f}" for dx, dy in corners)
-        return f"<polygon {data} points={quoteattr(points)} {paint}/>"
-    side = size * 1.5
-    corner = f'x="{x - side / 2:.1f}" y="{y - side / 2:.1f}"'
-    return f'<rect {data} {corner} width="{side:.1f}" height="{side:.1f}" {paint}/>'
+def _dislodged(unit: Unit) -> str:
+    """A dislodged unit waits in its province, smaller, ringed in red, at a place of its own (the
+    unit that took its place stands at the unit's place)."""
+    x, y = DISLODGED[unit.province]
+    return _glyph(unit, x, y, radius=10.0, klass="dislodged", ring="#d00000")
 
 
-# --- orders as arrows -----------------------------------------------------------------------
-
-
-def _order(power: str, line: str, result: str) -> str | None:
-    """One order line (canonical form: ``A par - bur``, ``A mar S A par - bur``, ``F nth C A lon -
-    bel``, ``A par R bur``) as an arrow; holds, disbands, builds and waives draw none."""
-    words = line.split()
-    if len(words) < 4:
-        return None
-    origin, verb, rest = words[1], words[2], words[3:]
-    attrs = f'data-power="{power}" data-order={quoteattr(line)} data-result="{result}"'
-    colour = COLOURS.get(power, INK) if result == "succeeds" else FAILED
-    head = power.lower() if result == "succeeds" else "failed"
-    if verb in ("-", "R"):
-        dash = None if result == "succeeds" else "7 4"
-        return _arrow(
-            _at(origin), _at(rest[0]), klass="move", colour=colour, head=head, attrs=attrs, dash=dash
-        )
-    if verb == "S":
-        places = [w for w in rest if w not in ("A", "F", "-")]
-        target = _mid(_at(places[0]), _at(places[1])) if len(places) > 1 else _at(places[0])
-        return _arrow(_at(origin), target, klass="support", colour=colour, head=head, attrs=attrs, dash="4 3")
-    if verb == "C" and len(rest) >= 4:
-        target = _mid(_at(rest[1]), _at(rest[3]))
-        return _arrow(_at(origin), target, klass="convoy", colour=colour, head=head, attrs=attrs, dash="1 3")
-    return None
-
-
-def _arrow(
-    start: tuple[float, float],
-    end: tuple[float, float],
-    *,
-    klass: str,
-    colour: str,
-    head: str,
-    attrs: str,
-    dash: str | None,
-) -> str:
-    (x1, y1), (x2, y2) = start, _short_of(start, end, 10.0)
-    dashes = f' stroke-dasharray="{dash}"' if dash else ""
-    width = 3.0 if klass == "move" else 2.0
+def _glyph(unit: Unit, x: float, y: float, *, radius: float, klass: str, ring: str) -> str:
+    kind = "fleet" if unit.type == "F" else "army"
+    colour = COLOURS.get(unit.power, "#999999")
+    width = 3 if klass == "dislodged" else 1.6
     return (
-        f'<line class="order {klass}" {attrs} x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-        f'stroke="{colour}" stroke-width="{width}"{dashes} marker-end="url(#head-{head})"/>'
+        f'<g class="{kind} {klass}" data-power="{unit.power}" data-province="{unit.province}">'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{colour}" stroke="{ring}" '
+        f'stroke-width="{width}"/>'
+        + _text(
+            x,
+            y + radius * 0.45,
+            unit.type,
+            size=round(radius * 1.25),
+            bold=True,
+            klass="glyph",
+            ink="#ffffff",
+        )
+        + "</g>"
     )
 
 
 def _at(location: str) -> tuple[float, float]:
-    return COASTS.get(location) or CENTRES[location.split("/")[0]]
-
-
-def _mid(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
-    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-
-
-def _short_of(start: tuple[float, float], end: tuple[float, float], by: float) -> tuple[float, float]:
-    """The end pulled back towards the start, so the head does not cover the unit it points at."""
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = (dx * dx + dy * dy) ** 0.5 or 1.0
-    keep = max(length - by, length / 2) / length
-    return start[0] + dx * keep, start[1] + dy * keep
+    return UNITS.get(location) or UNITS[location.split("/")[0]]
 
 
 # --- the legend -----------------------------------------------------------------------------
 
 
 def _legend(position: Position, top: float) -> list[str]:
+    """Who owns how many centres (public, as on the ledger), four powers a row, then the key."""
     parts: list[str] = []
-    column = (WIDTH - 40) / len(COLOURS)
-    for i, power in enumerate(COLOURS):  # centre counts are public, as on the ledger
-        x = 20 + i * column
+    column = (WIDTH - 40) / 4
+    for i, power in enumerate(COLOURS):
+        x, y = 20 + (i % 4) * column, top + 10 + (i // 4) * 30
         parts.append(
-            f'<rect class="swatch" x="{x:.1f}" y="{top + 8:.1f}" width="16" height="16" '
+            f'<rect class="swatch" x="{x:.1f}" y="{y:.1f}" width="20" height="20" '
             f'fill="{COLOURS[power]}" stroke="#111111"/>'
         )
         count = len(position.centres_of(power))
-        parts.append(_text(x + 22, top + 21, f"{power} {count}", size=13, anchor="start", klass="legend"))
-    notes = "■ army  ▲ fleet  ◯ supply centre (ring: home, fill: owner)  → move  ⇢ failed / support  ⋯ convoy"
-    parts.append(_text(20, top + 50, notes, size=12, anchor="start", klass="legend"))
+        parts.append(_text(x + 28, y + 17, f"{power} {count}", size=21, anchor="start", klass="legend"))
+    notes = "A army  F fleet  ● centre  → moved  ⇢ failed  ╌ support  ⋯ convoy  red ring: dislodged"
+    parts.append(_text(20, top + 86, notes, size=19, anchor="start", klass="legend"))
     return parts
 
 
-def _tint(colour: str, amount: float = 0.55) -> str:
+def _tint(colour: str, amount: float) -> str:
     rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
-def _text(x: float, y: float, content: str, *, size: int, klass: str, **style: Any) -> str:
-    return svg_text(x, y, content, size=size, klass=klass, **{"ink": INK, **style})
+def _text(
+    x: float,
+    y: float,
+    content: str,
+    *,
+    size: int,
+    klass: str,
+    italic: bool = False,
+    halo: bool = False,
+    **style: Any,
+) -> str:
+    """Text; a name on the board gets a pale halo so that it reads over borders and colours."""
+    text = svg_text(x, y, content, size=size, klass=klass, **{"ink": INK, **style})
+    extra = ('font-style="italic" ' if italic else "") + (HALO if halo else "")
+    return text.replace("<text ", f"<text {extra}", 1) if extra else text
 
 
 def order_rows(rows: Iterable[Any]) -> tuple[OrderRow, ...]:

@@ -62,16 +62,15 @@ def test_the_map_shows_units_dislodged_units_owners_and_orders_with_results() ->
     state, svg = drawn(ORDERS)
     assert state.position.phase.kind == "retreat"
     units = {
-        (g.get("id"), u.get("class"), u.get("data-power"))
-        for g in svg.iter(f"{SVG}g")
-        for u in g
+        (u.get("data-province"), u.get("class"), u.get("data-power"))
+        for u in svg.iter(f"{SVG}g")
         if "unit" in (u.get("class") or "").split()
     }
     assert ("bur", "army unit", "France") in units and ("par", "army unit", "France") not in units
     assert ("wes", "fleet unit", "France") in units and ("nth", "fleet unit", "England") in units
     dislodged = [e.get("data-power") for e in svg.iter() if "dislodged" in (e.get("class") or "").split()]
     assert dislodged == ["Germany"]
-    owners = {g.get("id"): g.get("data-owner") for g in svg.iter(f"{SVG}g") if g.get("data-owner")}
+    owners = {g.get("id"): g.get("data-owner") for g in svg.iter(f"{SVG}path") if g.get("data-owner")}
     assert owners["bel"] == "England" and owners["par"] == "France" and owners["ber"] == "Germany"
     assert "bur" not in owners  # not a supply centre
     arrows = {e.get("data-order"): (e.get("class"), e.get("data-result")) for e in svg.iter(f"{SVG}line")}
