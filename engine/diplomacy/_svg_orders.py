@@ -61,14 +61,12 @@ def order_arrow(power: str, line: str, result: str, *, at: Callable[[str], Place
 def _arrow(
     start: Place, end: Place, *, klass: str, colour: str, head: str, attrs: str, dash: str | None
 ) -> str:
-    """A line from just outside the unit at ``start`` to just short of ``end``, over a white casing
-    so that it reads on any fill."""
+    """A line from just outside the unit at ``start`` to just short of ``end``."""
     (x1, y1), (x2, y2) = _short_of(end, start, UNIT_GAP), _short_of(start, end, UNIT_GAP)
     dashes = f' stroke-dasharray="{dash}"' if dash else ""
     width = 5.0 if klass == "move" else 3.5
     line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
     return (
-        f'<line class="casing" {line} stroke="#ffffff" stroke-opacity="0.7" stroke-width="{width + 3:.1f}"/>'
         f'<line class="order {klass}" {attrs} {line} stroke="{colour}" stroke-width="{width}"{dashes} '
         f'stroke-linecap="round" marker-end="url(#head-{head})"/>'
     )

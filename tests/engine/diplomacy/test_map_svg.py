@@ -5,10 +5,13 @@ supply centres are filled in their owner's colour, and Switzerland is drawn impa
 
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
+from typing import Literal
 
 import pytest
 
+from courier.mail.pictures import render_png
 from engine.core import play_phase
 from engine.diplomacy import STANDARD, Phase, make_position
 from engine.diplomacy._ruleset import DIPLOMACY, DiplomacyState
@@ -171,3 +174,36 @@ def test_supply_centres_are_filled_in_their_owners_colour(after_autumn: Played) 
     assert drawn["hol"].get("data-owner") is None  # nobody owns Holland yet
     legend = [t.text for t in svg.iter(f"{SVG}text") if t.get("class") == "legend"]
     assert "France 4" in legend and "Turkey 4" in legend and "England 4" in legend
+
+
+def test_a_crowded_board_stays_light_enough_for_mail() -> None:
+    """34 units, every centre owned, an arrow per unit: the PNG the mail shows stays under 150 KB
+    and is drawn 800 px wide (sharp at 400 px on a phone's 2x screen)."""
+    rng = random.Random(4)
+    provinces = sorted(MAP.provinces)
+    rng.shuffle(provinces)
+    powers = sorted(COLOURS)
+    units: list[tuple[str, Literal["A", "F"], str]] = []
+    for key in provinces[:34]:
+        province = MAP.provinces[key]
+        location = f"{key}/{province.coasts[0]}" if province.coasts else key
+        units.append(
+            (rng.choice(powers), "F" if province.kind == "sea" or province.coasts else "A", location)
+        )
+    centres: dict[str, list[str]] = {p: [] for p in powers}
+    for key in sorted(k for k, p in MAP.provinces.items() if p.supply_center):
+        centres[rng.choice(powers)].append(key)
+    position = make_position(phase=Phase(1905, "spring", "movement"), units=units, supply_centers=centres)
+    texts: dict[str, list[str]] = {}
+    for power, kind, location in units:
+        edges = MAP.fleet_edges if kind == "F" else MAP.army_edges
+        near = sorted({b for a, b in edges if a == location} | {a for a, b in edges if b == location})
+        texts.setdefault(power[:2], []).append(f"{kind} {location} - {rng.choice(near)}")
+    state = DiplomacyState("standard", position, {p[:2]: p for p in powers})
+    played = play_phase(
+        DIPLOMACY, state, {k: "\n".join(v) for k, v in texts.items()}, "seed"
+    ).resolution.state
+    (picture,) = DIPLOMACY.pictures(played, None)
+    assert picture.svg.count('class="order move"') == 34
+    png = render_png(picture.svg)
+    assert int.from_bytes(png[16:20], "big") == 800 and len(png) < 150_000
