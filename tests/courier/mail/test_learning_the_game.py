@@ -6,6 +6,7 @@ or breaks a sentence in two."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -139,6 +140,6 @@ def test_no_text_mail_breaks_a_sentence_across_lines(make_table: Callable[..., T
     t.tick(at(0, 9))
     for message in t.sent():
         lines = text_of(message).splitlines()
-        for line, after in zip(lines, lines[1:], strict=False):
+        for line, after in itertools.pairwise(lines):
             broken = line and not line.startswith((" ", "#")) and after[:1].islower()
             assert not broken, f"{message['Subject']}: {line!r} / {after!r}"
