@@ -16,7 +16,7 @@ from courier.journal.meta import CONFIG, LAST_TICK, SENDING_HELD
 from courier.journal.opener import open_journal
 from courier.mail.render import format_columns
 from courier.state.awaited import awaited
-from courier.state.control import paused
+from courier.state.control import paused, seat_label
 from courier.state.quarantine import quarantined
 from courier.tick.budget import sent_within
 from courier.tick.held import describe
@@ -44,7 +44,7 @@ def status_table(deployment: Deployment, *, now: datetime | None = None) -> str:
                     if game.finished
                     else ruleset.phase(state).label + (" (paused)" if paused(journal, game.id) else ""),
                     game.deadline.strftime("%Y-%m-%d %H:%M %Z") if game.deadline else "—",
-                    ", ".join(waiting) or "—",
+                    ", ".join(seat_label(game, seat) for seat in waiting) or "—",  # Emmett (for Darcy)
                 ]
             )
         configured = {g.id for g in deployment.games} - {r[0] for r in rows}

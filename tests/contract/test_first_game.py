@@ -27,7 +27,7 @@ PAGE = ROOT / "docs" / "first-game.md"
 # The order of what the walkthrough shows; each label is earned by a step whose effect was checked.
 STORY = [
     "init", "welcome", "status", "round", "status", "round", "round", "status", "substitute",
-    "pause", "deadline held", "resume", "end", "nobody awaited", "replayed",
+    "status", "pause", "deadline held", "resume", "end", "nobody awaited", "replayed",
 ]  # fmt: skip
 
 
@@ -158,6 +158,8 @@ def _status(walk: Walk, output: str) -> None:
         walk.story.append("nobody awaited")
         return
     assert phase.startswith("Round "), row
+    if "substitute" in walk.story:  # the seat is named by who plays it now
+        assert "Carol Example" not in awaiting.replace("Emmett (for Carol Example)", ""), row
     if "(paused)" in phase:
         assert deadline == "—", row
     else:
