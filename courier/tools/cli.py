@@ -351,8 +351,8 @@ def _init(args: argparse.Namespace) -> int:
         GoogleSheet(args.sheet, load_deployment(args.config).sheets).init(game=args.game)
         print(f"sheet {args.sheet}: Config, Players, Form Responses 1, Ledger and History are there")
         return 0
-    for path in write_starter(args.dir, game=args.game):
-        print(f"wrote {path}")
+    for line in write_starter(args.dir, game=args.game):
+        print(line)
     return 0
 
 

@@ -8,18 +8,21 @@ from courier.backends.workbook import XlsxWorkbook
 from courier.data import shipped_dir
 
 
-def write_starter(directory: Path, *, game: str) -> list[Path]:
-    """Write ``courier.toml`` and the game's workbook unless they exist. Returns what was written."""
+def write_starter(directory: Path, *, game: str) -> list[str]:
+    """Write ``courier.toml`` and the game's workbook unless they exist; one line per file saying
+    what was done (an existing file is kept: run again, ``courier init`` overwrites nothing)."""
     directory.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    done: list[str] = []
     config = directory / "courier.toml"
-    if not config.exists():
+    if config.exists():
+        done.append(f"kept {config}: it exists, left as it is")
+    else:
         example = (shipped_dir("config") / "courier.example.toml").read_text(encoding="utf-8")
         config.write_text(example.replace("truce", game), encoding="utf-8")
-        written.append(config)
+        done.append(f"wrote {config}")
     workbook = directory / f"{game}-1.xlsx"
     existed = workbook.exists()
     XlsxWorkbook(workbook).init(game=game)
-    if not existed:
-        written.append(workbook)
-    return written
+    kept = f"kept {workbook}: it exists; only tabs it lacked were added"
+    done.append(kept if existed else f"wrote {workbook}")
+    return done

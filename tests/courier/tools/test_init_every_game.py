@@ -32,3 +32,15 @@ def test_the_starter_of_every_game_starts_and_welcomes_its_players(tmp_path: Pat
     assert len(welcomed) == len(players) >= 3
     if game == "talossa":
         assert len(players) == 4  # II.1: at least four conquerors
+
+
+def test_init_run_again_says_it_kept_each_file_and_changes_neither(tmp_path: Path) -> None:
+    assert courier("init", "--dir", str(tmp_path)).returncode == 0
+    (tmp_path / "courier.toml").write_text("# mine\n", encoding="utf-8")
+    again = courier("init", "--dir", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines() == [
+        f"kept {tmp_path / 'courier.toml'}: it exists, left as it is",
+        f"kept {tmp_path / 'truce-1.xlsx'}: it exists; only tabs it lacked were added",
+    ]
+    assert (tmp_path / "courier.toml").read_text(encoding="utf-8") == "# mine\n"
