@@ -32,6 +32,7 @@ from engine.veneer._phases import awaiting, card_holders, phase_of
 from engine.veneer._resolve import default_orders, resolve_stage
 from engine.veneer._setup import new_game
 from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
+from engine.veneer._table import draw_table
 from engine.veneer._view import decide, ledger_rows, order_form
 
 
@@ -107,20 +108,27 @@ class Veneer(Game):
 
     def pictures(self, state: VeneerState, viewer: str | None) -> list[Picture]:
         """The standings chart: every player's coins as each turn began and, last, as they are now
-        (the Ledger's coins in the same mail; public, never a hand, a target or a faction). The same
-        for every player; none for the organiser (``viewer=None``), who has the Ledger."""
+        (the Ledger's coins in the same mail; public, never a hand, a target or a faction), then
+        the table (``_table``: seats, factions, alliances, laws in force, coins: the Ledger's). The
+        same for every player; none for the organiser (``viewer=None``), who has the Ledger."""
+        if viewer is None or state.stage == "setup":
+            return []
         now = tuple(s.coins for s in state.seats)
         rows, ticks = list(state.coins), [str(turn) for turn in range(1, len(state.coins) + 1)]
         if state.finished:
             ticks[-1:] = ["end"]
         elif not rows or rows[-1] != now:
             rows, ticks = [*rows, now], [*ticks, "now"]
-        if len(rows) < 2 or viewer is None:
-            return []
+        table_title = (
+            "Veneer: the table at the end" if state.finished else f"Veneer: the table, turn {state.turn}"
+        )
+        table = Picture(f"table-turn-{state.turn}", table_title, draw_table(state, title=table_title))
+        if len(rows) < 2:
+            return [table]
         series = {name: [row[i] for row in rows] for i, name in enumerate(state.names)}
         title = "Veneer: coins at the end" if state.finished else f"Veneer: coins in turn {state.turn}"
         chart = standings_chart(title, series, x_label="turn (coins as it began)", ticks=ticks)
-        return [Picture(f"standings-turn-{state.turn}", title, chart)]
+        return [Picture(f"standings-turn-{state.turn}", title, chart), table]
 
     def outcome(self, state: VeneerState) -> Outcome | None:
         return decide(state)

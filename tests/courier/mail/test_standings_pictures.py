@@ -94,19 +94,24 @@ def test_a_veneer_chart_shows_coins_per_turn_and_nothing_private() -> None:
         state = VENEER.resolve(state, submissions, random.Random(step)).state
         if state.turn >= 3:
             break
-    (picture,) = VENEER.pictures(state, "Agatha")
+    picture, table = VENEER.pictures(state, "Agatha")  # the chart, then the table (issue 30)
     assert VENEER.pictures(state, None) == []
     lines = series(picture.svg)
     assert list(lines) == names
     assert [lines[n][-1] for n in names] == [state.seat(n).coins for n in names]
     assert all(len(v) == state.turn for v in lines.values())
-    # hands, targets and factions are private: two states differing only there draw alike
+    # hands, targets and dealt factions are private: two states differing only there draw alike
     other = dataclasses.replace(
         state,
-        seats=tuple(dataclasses.replace(s, hand=(), targets=(), faction="") for s in state.seats),
+        seats=tuple(dataclasses.replace(s, hand=(), targets=(), dealt=()) for s in state.seats),
     )
     for viewer in names:
-        assert VENEER.pictures(other, viewer) == VENEER.pictures(state, viewer) == [picture]
+        assert VENEER.pictures(other, viewer) == VENEER.pictures(state, viewer) == [picture, table]
+    # the chosen faction is public (the Ledger's) and on the table, never on the chart
+    faceless = dataclasses.replace(
+        state, seats=tuple(dataclasses.replace(s, faction="") for s in state.seats)
+    )
+    assert VENEER.pictures(faceless, "Agatha")[0] == picture
 
 
 def test_veneer_reports_carry_the_standings_chart(tmp_path: Path) -> None:
