@@ -16,6 +16,7 @@ from engine.diplomacy._orders import Unit
 from engine.diplomacy._position import Position
 from engine.diplomacy._svg_orders import COLOURS, INK, arrow_defs, order_arrow
 from engine.diplomacy._variant import STANDARD
+from engine.diplomacy.maps._places import LETTERS
 from engine.diplomacy.maps.standard_layout import HEIGHT, IMPASSABLE, OFF_BOARD, WIDTH
 from engine.diplomacy.maps.standard_regions import DISLODGED, LABELS, PATHS, UNITS
 from engine.svg import svg_text
@@ -110,9 +111,9 @@ def _label(position: Position, key: str) -> str:
     parts = [
         _text(
             x,
-            y + 6,
+            y + 7,
             key,
-            size=18,
+            size=20,
             bold=True,
             klass="name",
             ink=COAST_INK if province.kind == "sea" else INK,
@@ -122,8 +123,9 @@ def _label(position: Position, key: str) -> str:
     if province.supply_center:
         owner = position.owner(key)
         fill = COLOURS.get(owner or "", "#ffffff")
+        dot = x - _half_width(key) - 7
         parts.append(
-            f'<circle class="centre-dot" data-owner="{owner or ""}" cx="{x - 23:.1f}" cy="{y:.1f}" r="5" '
+            f'<circle class="centre-dot" data-owner="{owner or ""}" cx="{dot:.1f}" cy="{y:.1f}" r="5" '
             f'fill="{fill}" stroke="#111111" stroke-width="1.5"/>'
         )
     for coast in province.coasts:
@@ -195,6 +197,11 @@ def _legend(position: Position, top: float) -> list[str]:
     notes = "A army  F fleet  ● centre  → moved  ⇢ failed  ╌ support  ⋯ convoy  red ring: dislodged"
     parts.append(_text(20, top + 86, notes, size=19, anchor="start", klass="legend"))
     return parts
+
+
+def _half_width(key: str) -> float:
+    """Half the drawn width of a name, in pixels (as ``maps._places`` reckons it)."""
+    return sum(LETTERS.get(c, 0.7) for c in key) * 10.0
 
 
 def _tint(colour: str, amount: float) -> str:

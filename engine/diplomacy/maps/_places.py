@@ -15,8 +15,10 @@ XY = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom in cells, around a point
 Disc = tuple[XY, float]
 
-NAME = (-1.9, -1.0, 1.9, 0.8)  # a three-letter name around its point
-DOTTED_NAME = (-3.0, -1.0, 1.9, 0.8)  # with a supply centre's dot before it
+NAME_SIZE = 2.0  # a name's font size, in cells
+# widths of DejaVu Sans Bold's letters, in ems (the rest about 0.7)
+LETTERS = {"m": 1.04, "w": 0.92, "i": 0.34, "l": 0.34, "j": 0.34, "t": 0.48, "r": 0.49, "f": 0.43, "s": 0.6}
+DOT = 1.2  # a supply centre's dot before its name, and the gap
 UNIT = 1.35  # a unit's disc, in cells (with a margin from names)
 MARGIN = 0.2  # two units may stand closer: their discs touch, never overlap
 WAITING = 1.15  # a dislodged unit's disc
@@ -81,13 +83,19 @@ def places(
     return found
 
 
+def name_box(key: str, *, dotted: bool) -> Box:
+    """The box a province's name covers around its point (the dot of a centre on its left)."""
+    half = sum(LETTERS.get(c, 0.7) for c in key) * NAME_SIZE / 2 + 0.1
+    return -half - (DOT if dotted else 0.0), -0.55 * NAME_SIZE, half, 0.45 * NAME_SIZE
+
+
 def _names_and_units(
     grid: Grid, order: list[str], *, dotted: Collection[str], unitless: Collection[str]
 ) -> tuple[Places, Taken, list[str]]:
     """Names and units placed in this order, and the provinces whose unit found no clear place."""
     found, taken, crowded = Places(), Taken(), []
     for key in order:
-        box = DOTTED_NAME if key in dotted else NAME
+        box = name_box(key, dotted=key in dotted)
         label, unit = _name_and_unit(grid, key, box, taken, with_unit=key not in unitless)
         found.labels[key] = label
         taken.boxes.append(_placed(label, box))

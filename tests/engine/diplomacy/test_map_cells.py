@@ -12,7 +12,7 @@ import pytest
 from engine.diplomacy import STANDARD
 from engine.diplomacy.maps import standard_regions
 from engine.diplomacy.maps._build import module_source
-from engine.diplomacy.maps._places import DOTTED_NAME, NAME, UNIT, WAITING, Taken
+from engine.diplomacy.maps._places import UNIT, WAITING, Taken, name_box
 from engine.diplomacy.maps._trace import Grid, Point, cells_of, read_cells, touching
 from engine.diplomacy.maps.standard_layout import CELL, IMPASSABLE, OFF_BOARD
 from tests.helpers.paths import ROOT
@@ -97,7 +97,7 @@ def test_no_unit_covers_a_name_and_no_name_another() -> None:
     and no two names overlap; so a name is never hidden under a unit, whoever stands where."""
     taken = Taken()
     for key, (x, y) in sorted(standard_regions.LABELS.items()):
-        box = DOTTED_NAME if key in MAP.provinces and MAP.provinces[key].supply_center else NAME
+        box = name_box(key, dotted=key in MAP.provinces and MAP.provinces[key].supply_center)
         placed = (x / CELL + box[0], y / CELL + box[1], x / CELL + box[2], y / CELL + box[3])
         assert taken.box_free(placed), key
         taken.boxes.append(placed)
