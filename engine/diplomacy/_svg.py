@@ -194,7 +194,10 @@ def _legend(position: Position, top: float) -> list[str]:
         )
         count = len(position.centres_of(power))
         parts.append(_text(x + 28, y + 17, f"{power} {count}", size=21, anchor="start", klass="legend"))
-    notes = "A army  F fleet  ● centre  → moved  ⇢ failed  ╌ support  ⋯ convoy  red ring: dislodged"
+    notes = (
+        "A army  F fleet  ● centre  → moved  ⇢ failed  ╌ support  ⋯ convoy  red ring: dislodged  "
+        "nc sc ec: coasts"
+    )
     parts.append(_text(20, top + 86, notes, size=19, anchor="start", klass="legend"))
     return parts
 
