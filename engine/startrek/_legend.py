@@ -17,7 +17,7 @@ INK = "#202124"
 
 @dataclass(frozen=True)
 class Entry:
-    kind: str  # swatch, ship, troop, centre, lane, arrow, dislodged, fog
+    kind: str  # swatch, ship, troop, centre, lane, arrow, move, retreat, dislodged, fog
     words: str
     colour: str
     symbol: str = ""  # the arrow entry's text sample
@@ -95,6 +95,13 @@ def _sample(entry: Entry, x: float, y: float) -> str:
             return (
                 f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="{SIZE}" font-weight="bold" '
                 f'fill="{entry.colour}" text-anchor="start">{escape(entry.symbol)}</text>'
+            )
+        case "move" | "retreat":
+            dash = ' stroke-dasharray="2 5" stroke-linecap="round"' if entry.kind == "retreat" else ""
+            return (
+                f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 17:.1f}" y2="{y:.1f}" stroke="{entry.colour}" '
+                f'stroke-width="3"{dash}/><polygon points="{x + 25:.1f},{y:.1f} {x + 15:.1f},{y - 5:.1f} '
+                f'{x + 15:.1f},{y + 5:.1f}" fill="{entry.colour}"/>'
             )
         case _:  # dislodged: a red cross
             return (

@@ -25,7 +25,7 @@ from engine.startrek._events import (
 from engine.startrek._factions import FACTIONS, is_alive
 from engine.startrek._fog import Sight
 from engine.startrek._parse import Ability, Reading, display, read_lines
-from engine.startrek._state import StarTrekState, YearRecord
+from engine.startrek._state import Route, StarTrekState, YearRecord
 from engine.startrek._turn import BRIBE, PRICED, Turn, adjustment_turn, movement_turn, retreat_turn
 from engine.startrek._victory import allied_victory, drawn, solo_victory
 
@@ -126,7 +126,18 @@ def play_turn(
         state, position=turn.position, latinum=turn.latinum, used=frozenset(turn.used), rage=turn.rage
     )
     events += _turn_events(after, before, turn)
-    return after
+    return replace(after, routes=_routes(after, before, turn))
+
+
+def _routes(state: StarTrekState, before: Position, turn: Turn) -> tuple[Route, ...]:
+    """The phase's moves and retreats, each for the players who read its order line."""
+    sight = Sight(state, before)
+    return tuple(
+        Route(v.faction, kind, origin, target, v.result == "succeeds", sight.who({v.faction}, v.order))
+        for v in turn.results
+        if v.route is not None and v.result != "illegal"
+        for kind, origin, target in [v.route]
+    )
 
 
 def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Event]:

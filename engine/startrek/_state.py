@@ -29,6 +29,19 @@ class YearRecord:
 
 
 @dataclass(frozen=True)
+class Route:
+    """A move or retreat of the last phase, for the map: who reads its order line (``None``:
+    everybody; under the fog of war the players who see the systems it names)."""
+
+    faction: str
+    kind: str  # move | retreat
+    origin: str
+    target: str
+    succeeded: bool
+    audience: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class StarTrekState:
     position: Position
     factions: Mapping[str, str]  # player -> faction
@@ -43,6 +56,7 @@ class StarTrekState:
     result: Outcome | None = None
     phases: int = 1
     history: tuple[YearRecord, ...] = field(default=())
+    routes: tuple[Route, ...] = ()  # the last phase's moves and retreats, drawn as arrows
 
     def player_of(self, faction: str) -> str | None:
         return next((p for p, f in self.factions.items() if f == faction), None)
@@ -77,7 +91,32 @@ def state_to_json(state: StarTrekState) -> dict[str, Any]:
         "history": [
             {"year": r.year, "centres": dict(r.centres), "latinum": r.latinum} for r in state.history
         ],
+        "routes": [_route_json(r) for r in state.routes],
     }
+
+
+def _route_json(route: Route) -> dict[str, Any]:
+    audience = None if route.audience is None else sorted(route.audience)
+    return {
+        "faction": route.faction,
+        "kind": route.kind,
+        "from": route.origin,
+        "to": route.target,
+        "succeeded": route.succeeded,
+        "audience": audience,
+    }
+
+
+def _route(data: Mapping[str, Any]) -> Route:
+    audience = data.get("audience")
+    return Route(
+        faction=str(data["faction"]),
+        kind=str(data["kind"]),
+        origin=str(data["from"]),
+        target=str(data["to"]),
+        succeeded=bool(data["succeeded"]),
+        audience=None if audience is None else frozenset(audience),
+    )
 
 
 def state_from_json(data: Mapping[str, Any]) -> StarTrekState:
@@ -102,4 +141,5 @@ def state_from_json(data: Mapping[str, Any]) -> StarTrekState:
         history=tuple(
             YearRecord(int(r["year"]), dict(r["centres"]), int(r["latinum"])) for r in data.get("history", ())
         ),
+        routes=tuple(_route(r) for r in data.get("routes", ())),
     )

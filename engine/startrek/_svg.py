@@ -5,7 +5,9 @@ not join), lanes within a layer are straight lines; a vertical lane between laye
 core system carries an arrow pointing to the layer its lane goes to, and a hyperspace system a note
 naming the core systems it joins (``↓ earth``). Supply centres ringed, owners as fills, units as
 ship (triangle) or troop (square) glyphs in faction colours; a unit dislodged and waiting to retreat
-is drawn small and crossed beside its system, with a dashed arrow from where the attack came.
+is drawn small and crossed beside its system, with a dashed arrow from where the attack came. The
+last phase's moves and retreats are arrows in the mover's colour (dashed: failed; dotted: a
+retreat), each only for the players who read its order line (``StarTrekState.routes``).
 Systems out of a fogged viewer's sight are grey, with no owner and no unit. The key under each
 picture flows in rows, each entry in its own box. Text is drawn for speed (``optimizeSpeed``): at
 these sizes it reads as well and halves the PNG, keeping a report with both pictures under 400 KB.
@@ -22,7 +24,8 @@ from engine.diplomacy.maps.startrek import STARTREK as DATA
 from engine.startrek._factions import COLOURS, FACTIONS, MAP, visible_systems
 from engine.startrek._layout import CORE, LOWER, UPPER
 from engine.startrek._legend import Entry, draw_legend
-from engine.startrek._state import StarTrekState
+from engine.startrek._routes import draw_routes, route_entries
+from engine.startrek._state import Route, StarTrekState
 from engine.svg import svg_text
 
 WIDTH = 600
@@ -42,20 +45,27 @@ def pictures(state: StarTrekState, viewer: str | None) -> list[Picture]:
     season = "Spring" if position.phase.season == "spring" else "Fall"
     when = f"{season} {position.phase.year}"
     if viewer is None:
-        return _pair(position, f"map-{position.phase.key}", f"{when}, all factions", seen=None)
+        name, title = f"map-{position.phase.key}", f"{when}, all factions"
+        return _pair(position, name, title, seen=None, routes=state.routes)
     faction = state.factions.get(viewer)
     if faction is None:
         return []
     fogged = state.options.fog and state.result is None
     seen = visible_systems(position, faction) if fogged else None
-    return _pair(position, f"map-{position.phase.key}-{faction.lower()}", f"{when}, {faction}", seen=seen)
+    routes = tuple(r for r in state.routes if r.audience is None or viewer in r.audience)
+    name, title = f"map-{position.phase.key}-{faction.lower()}", f"{when}, {faction}"
+    return _pair(position, name, title, seen=seen, routes=routes)
 
 
-def _pair(position: Position, name: str, title: str, *, seen: Collection[str] | None) -> list[Picture]:
+def _pair(
+    position: Position, name: str, title: str, *, seen: Collection[str] | None, routes: Sequence[Route]
+) -> list[Picture]:
     hyper = f"{title}: hyperspace"
     return [
-        Picture(name, title, draw_core(position, title=title, seen=seen)),
-        Picture(f"{name}-hyperspace", hyper, draw_hyperspace(position, title=hyper, seen=seen)),
+        Picture(name, title, draw_core(position, title=title, seen=seen, routes=routes)),
+        Picture(
+            f"{name}-hyperspace", hyper, draw_hyperspace(position, title=hyper, seen=seen, routes=routes)
+        ),
     ]
 
 
@@ -79,23 +89,28 @@ def in_picture(system: str) -> str:
 # --- the two pictures ----------------------------------------------------------------------------
 
 
-def draw_core(position: Position, *, title: str, seen: Collection[str] | None) -> str:
+def draw_core(
+    position: Position, *, title: str, seen: Collection[str] | None, routes: Sequence[Route] = ()
+) -> str:
     systems = sorted(CORE)
-    parts = _systems_and_lanes(position, systems, seen)
+    parts = _systems_and_lanes(position, systems, seen, routes) + draw_routes(routes, set(systems), centre)
     entries = _faction_entries(position) + _unit_entries() + _core_lane_entries()
-    entries += _situation_entries(position, seen, systems)
+    entries += _situation_entries(position, seen, systems) + route_entries(routes, set(systems))
     return _picture(title, parts, entries, top=max(y for _, y, _ in CORE.values()) + TITLE + 10)
 
 
-def draw_hyperspace(position: Position, *, title: str, seen: Collection[str] | None) -> str:
+def draw_hyperspace(
+    position: Position, *, title: str, seen: Collection[str] | None, routes: Sequence[Route] = ()
+) -> str:
     systems = sorted([*UPPER, *LOWER])
     upper_top, lower_top = TITLE + 8, TITLE + 8 + UPPER_HEIGHT + BAND_GAP
     parts = [
         _band(upper_top, UPPER_HEIGHT, "Upper hyperspace", "#eef0fb"),
         _band(lower_top, LOWER_HEIGHT, "Lower hyperspace", "#f3eefb"),
     ]
-    parts += _systems_and_lanes(position, systems, seen)
+    parts += _systems_and_lanes(position, systems, seen, routes) + draw_routes(routes, set(systems), centre)
     entries = _unit_entries() + _hyper_lane_entries() + _situation_entries(position, seen, systems)
+    entries += route_entries(routes, set(systems))
     return _picture(title, parts, entries, top=lower_top + LOWER_HEIGHT + 16)
 
 
@@ -126,11 +141,14 @@ def _band(top: float, height: float, name: str, fill: str) -> str:
     )
 
 
-def _systems_and_lanes(position: Position, systems: Sequence[str], seen: Collection[str] | None) -> list[str]:
+def _systems_and_lanes(
+    position: Position, systems: Sequence[str], seen: Collection[str] | None, routes: Sequence[Route]
+) -> list[str]:
     drawn = set(systems)
     parts = [_lane(a, b) for a, b in DATA["lanes"] if a in drawn and b in drawn]
     parts += [_system(position, key, visible=seen is None or key in seen) for key in systems]
-    parts += _attacks(position, drawn, seen)
+    moved = {(r.origin, r.target) for r in routes}  # an attack drawn as a move needs no second arrow
+    parts += _attacks(position, drawn, seen, moved)
     return parts
 
 
@@ -252,13 +270,15 @@ def _glyph(unit_type: str, faction: str, x: float, y: float, *, size: float, dis
     )
 
 
-def _attacks(position: Position, drawn: set[str], seen: Collection[str] | None) -> list[str]:
+def _attacks(
+    position: Position, drawn: set[str], seen: Collection[str] | None, moved: set[tuple[str, str]]
+) -> list[str]:
     """A dashed red arrow from where each dislodging attack came to the unit it dislodged, when the
     viewer sees the dislodged unit and both ends are in this picture."""
     arrows = []
     for d in position.dislodged:
         at, origin = d.unit.province, d.attacker_from
-        if at in drawn and origin in drawn and (seen is None or at in seen):
+        if at in drawn and origin in drawn and (seen is None or at in seen) and (origin, at) not in moved:
             (x1, y1), (x2, y2) = centre(origin), centre(at)
             length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
             ux, uy = (x2 - x1) / length, (y2 - y1) / length

@@ -58,6 +58,7 @@ class Verdict:
     reason: str | None = None
     vague: str | None = None
     spent: bool = False  # the reason tells of Ferengi spending (sabotage)
+    route: tuple[str, str, str] | None = None  # a move or retreat: (kind, from, to), for the map
 
 
 @dataclass
@@ -85,7 +86,17 @@ class Turn:
         for r in results:
             verdict = "succeeds" if r.succeeded else ("illegal" if r.illegal else "fails")
             why = reason_text(r.reason)
-            self.results.append(Verdict(_power(r.order), display(r.order), verdict, why, _vague(r.reason)))
+            verdict_of = Verdict(_power(r.order), display(r.order), verdict, why, _vague(r.reason))
+            self.results.append(replace(verdict_of, route=_route(r.order)))
+
+
+def _route(order: Order) -> tuple[str, str, str] | None:
+    """Where a move or a retreat went, by system; None for every other order."""
+    if isinstance(order, Move):
+        return ("move", order.unit.province, order.destination.split("/")[0])
+    if isinstance(order, Retreat):
+        return ("retreat", order.unit.province, order.destination.split("/")[0])
+    return None
 
 
 def _vague(reason: Reason | None) -> str | None:

@@ -245,3 +245,67 @@ def test_vertical_lanes_are_no_lines_but_both_ends_say_where_they_lead() -> None
 
 def texts(root: ET.Element) -> list[str]:
     return [t.text or "" for t in root.iter(f"{SVG}text")]
+
+
+# --- the phase on the map: moves and retreats (issue 30) -----------------------------------------
+
+
+def fought(*, fog: bool) -> StarTrekState:
+    """Spring 2370 with a Federation ship in organia: Klingon boreth - organia with qonos' support
+    dislodges it, khitomer - rigel bounces, earth - tellar bounces too."""
+    state = STARTREK.setup(
+        list(ROLES), {"roles": ROLES, "fog_of_war": fog, "intelligence_window": "no"}, random.Random(1)
+    )
+    units = (*state.position.units, Unit("Federation", "F", "organia"))
+    state = replace(state, position=replace(state.position, units=units))
+    orders = {
+        "Kor": "ship boreth - organia\nship qonos S ship boreth - organia\nship khitomer - rigel",
+        "Fay": "ship earth - tellar",
+    }
+    submissions = {p: STARTREK.parse(state, p, text) for p, text in orders.items()}
+    after: StarTrekState = STARTREK.resolve(state, submissions, random.Random(2)).state
+    return after
+
+
+def arrows(svg: str) -> set[tuple[str, str, str, str]]:
+    """(kind, from, to, succeeded) of every move and retreat arrow drawn."""
+    return {
+        (g.attrib["class"], g.attrib["data-from"], g.attrib["data-to"], g.attrib["data-succeeded"])
+        for g in ET.fromstring(svg).iter(f"{SVG}g")
+        if g.attrib.get("class") in ("move", "retreat")
+    }
+
+
+def test_the_phases_moves_are_arrows_and_the_retreat_that_follows_too() -> None:
+    state = fought(fog=False)
+    assert state.position.phase.kind == "retreat"
+    core, _ = STARTREK.pictures(state, "Fay")
+    assert arrows(core.svg) == {
+        ("move", "boreth", "organia", "true"),
+        ("move", "khitomer", "rigel", "false"),
+        ("move", "earth", "tellar", "false"),
+    }
+    assert 'class="attack"' not in core.svg  # the dislodging move is drawn once, as a move
+    assert [g for g in unit_glyphs(systems(core.svg)["organia"]) if "dislodged" in g.attrib["class"]]
+    retreat = STARTREK.parse(state, "Fay", "ship organia R starbase375")
+    after = STARTREK.resolve(state, {"Fay": retreat}, random.Random(3)).state
+    core, _ = STARTREK.pictures(after, "Kor")
+    assert arrows(core.svg) == {("retreat", "organia", "starbase375", "true")}
+    assert "a retreat" in texts(ET.fromstring(core.svg))
+    assert STARTREK.from_json(STARTREK.to_json(after)).routes == after.routes  # kept in the journal
+
+
+def test_under_fog_a_player_sees_only_the_arrows_of_lines_it_reads() -> None:
+    state = fought(fog=True)
+    hidden_somewhere = False
+    for player in ROLES:
+        readable = {
+            ("move", r.origin, r.target, str(r.succeeded).lower())
+            for r in state.routes
+            if r.audience is None or player in r.audience
+        }
+        core, hyper = STARTREK.pictures(state, player)
+        assert arrows(core.svg) | arrows(hyper.svg) == readable, player
+        hidden_somewhere |= len(readable) < len(state.routes)
+    assert hidden_somewhere  # the Romulan reads none of the Klingon's lines
+    assert len(arrows(STARTREK.pictures(state, None)[0].svg)) == 3  # the organiser sees every one
