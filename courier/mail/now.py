@@ -4,7 +4,7 @@ action asked of them now, for the subject and the block ``id="courier-now"``.
 Both come from optional hooks of the game (``Headline``, ``Asked`` in ``engine/core.py``). The
 headline is asked of the events the player may see only, so it cannot tell what they may not. Who
 is asked anything follows the rule of ``courier/state/awaited.py`` as far as a mail can know it:
-the game awaits them, no bot plays their seat, and the game keeps no orders standing for them (a
+the game awaits them, their seat is not a bot's, and the game keeps no orders standing for them (a
 player with orders standing is told so by the receipt and the reminder, whatever this says).
 """
 
@@ -41,12 +41,12 @@ class Now:
 
 def asked_of(config: GameConfig, state: Any, player: str) -> Now:
     """What the open phase asks of ``player``: nothing once the game is over, when the game does
-    not wait for them (they may still write, e.g. an action card), when the bot plays their seat,
+    not wait for them (they may still write, e.g. an action card), when their seat is a bot's,
     or when orders of theirs stand (``Standing``)."""
     ruleset = config.ruleset
     if ruleset.outcome(state) is not None or player not in ruleset.awaiting(state):
         return Now(False, "")
-    if config.bot_plays(player):
+    if player in config.bots:  # a bot's seat (`absent = bot` only stands in for a silent player)
         return Now(False, "")
     if isinstance(ruleset, Standing) and ruleset.standing(state, player) is not None:
         return Now(False, "")

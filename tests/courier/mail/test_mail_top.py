@@ -45,6 +45,17 @@ def test_a_truce_report_leads_with_the_players_own_result(make_table: Callable[.
     assert agatha["Subject"].startswith("[truce-1] Your action for Round 2 of 3 - by Wed 02 Dec 20:00 GMT")
 
 
+def test_a_game_whose_bot_stands_in_for_the_silent_still_asks_each_player(
+    make_table: Callable[..., Table],
+) -> None:
+    """`absent = bot` plays only a seat that sends nothing: every player is still asked for orders."""
+    t = make_table({"absent": "bot"})
+    t.tick(at(0, 8, 5))
+    welcome = last(t, "Agatha", "welcome")
+    assert welcome["Subject"].startswith("[truce-1] Welcome to Truce: Your action for Round 1 of 3 - by")
+    assert "Your action for Round 1 of 3: fill in the form below" in top(welcome)
+
+
 def veneer_vote(tmp_path: Path) -> Table:
     """Three Veneer players past the faction choice (their defaults), in Agatha's turn's vote."""
     players = [{"name": n, "email": address(n)} for n in VENEER]
