@@ -6,7 +6,8 @@ The organiser, and everybody once the game is over, gets the whole map.
 Over it the last turn: a nation's map shows that nation's moves and boost and the battles it fought
 (each in its winner's colour: the loser was told who beat it); the organiser's shows every nation's.
 The final map shows every battle (the notes under it name them all) but only the viewer's own
-moves and boost: orders stay private."""
+moves and boost: orders stay private. In court mode the courtier holding a nation's map sees its
+battles only, not its orders."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def pictures(state: MonarchsState, viewer: str | None) -> list[Picture]:
         title=title,
         seen=state.position.visible_to(nation),
         notes=_summary(state, nation, turn),
-        shown=round_of(_recaps(state), (nation,)),
+        shown=_nation_round(state, nation),
     )
     return [Picture(f"map-turn-{turn}-{nation}", title, svg)]
 
@@ -60,6 +61,14 @@ def _starting(state: MonarchsState, viewer: str | None) -> list[Picture]:
 
 def _recaps(state: MonarchsState) -> dict[str, Recap]:
     return {n: state.recap.get(n, Recap()) for n in NATIONS}
+
+
+def _nation_round(state: MonarchsState, nation: str) -> Round:
+    """A nation's map: its battles, and its moves and boost when its monarch reads the map. In
+    court mode a courtier holds the map (perhaps a spy): it is told the battles, never the orders
+    (only the carrier sees those)."""
+    shown = round_of(_recaps(state), (nation,))
+    return shown if state.court is None else Round(battles=shown.battles)
 
 
 def _whole_round(state: MonarchsState, viewer: str | None) -> Round:

@@ -219,3 +219,20 @@ def test_no_map_carries_another_nations_orders(seed: int) -> None:
         }
         changed = dataclasses.replace(state, recap=recap)
         assert MONARCHS.pictures(changed, player) == MONARCHS.pictures(state, player)
+
+
+def test_in_court_mode_the_map_holder_sees_the_battles_but_not_the_orders() -> None:
+    """The courtier receiving Red's map may be a spy: the monarch's moves and boost stay with the
+    carrier, the map shows only what the holder is told (the battles)."""
+    state = MONARCHS.setup(PLAYERS, {"mode": "court", "turns": 2, "roles": ROLES}, random.Random("court"))
+    handing = MONARCHS.parse(state, "Rex", "carrier R1\nmap to R2\nhand 3 H6 I5\nhand boost I5")
+    state, _ = MONARCHS.immediate(state, handing)
+    delivery = MONARCHS.parse(state, "R1", "3 H6 I5\nboost I5")
+    state, _ = MONARCHS.immediate(state, delivery)
+    state = MONARCHS.resolve(state, {"Rex": handing, "R1": delivery}, random.Random(1)).state
+    assert state.recap["red"].moves == (("H6", "I5", 3),) and state.recap["red"].boost == "I5"
+    (picture,) = MONARCHS.pictures(state, "R2")
+    moves, boosts, _ = marks(picture.svg)
+    assert moves == set() and boosts == set()
+    moves, boosts, _ = marks(MONARCHS.pictures(state, None)[0].svg)
+    assert ("red", "H6-I5", "3") in moves and ("red", "I5") in boosts  # the organiser's
