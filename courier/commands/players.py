@@ -63,6 +63,9 @@ def resign(asked: Asked, command: Command) -> str:
     step, name = asked.step, asked.player.name
     step.running()
     leave_seat(step, name, by="resigned")
+    step.tell_organiser(
+        f"{name} resigned (confirmed by the code mailed to their address); the seat plays the default."
+    )
     return "done. You have left the game; your seat plays the game's default from now on."
 
 
@@ -85,7 +88,11 @@ def away(asked: Asked, command: Command) -> str:
     absent = {**control(step.tick.journal, step.row.id).get("away", {}), name: until.isoformat()}
     step.control(away=absent)
     moved = _extend_for(asked)
-    step.tell_all(f"{name} is away for a while.{moved}")
+    if moved:  # the deadline moved: everybody hears of it at once
+        step.tell_all(f"{name} is away for a while.{moved}")
+    else:
+        step.tell_news(f"{name} is away for a while.", besides=name)
+    step.tell_organiser(f"{name} is away until {step.when(until)}.{moved}")
     step.history(f"{name} is away")
     capped = _capped(asked, until, moved=bool(moved))
     if moved or capped:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow, Transaction
@@ -13,6 +13,7 @@ from courier.state.context import LoadedGame, Tick
 from courier.state.control import control, kicked, put_control, with_seats
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
+from courier.state.news import ORGANISER, hold, news_every
 from courier.state.seats import NoSuchSeat, Seats, seats_of
 from engine.core import awaiting_seen
 
@@ -58,6 +59,40 @@ class Step:
             message = self.tick.mailer.announcement(config, player, row=self.row, text=text, key=key)
             self.tick.queue(self.db, key=key, message=message, game=self.row.id, kind="notice")
 
+    def tell_news(self, text: str, *, besides: str = "") -> None:
+        """News no rule needs told at once (an absence, a seat that left): it waits for the next mail
+        each player gets anyway, or the game's digest (courier/state/news.py); ``besides`` is the
+        seat it is about, who knows. With ``news_every = 0``, a notice at once, as ``tell_all``."""
+        config = self.loaded.config
+        if news_every(config) == timedelta(0):
+            return self.tell_all(text)
+        for player in participants(config, self.row):
+            if player.name in kicked(self.row) or player.name == besides or player.bot:
+                continue
+            hold(
+                self.db,
+                self.tick.journal,
+                game=self.row.id,
+                to=player.email,
+                name=player.name,
+                lines=[text],
+                now=self.tick.now,
+            )
+        return None
+
+    def tell_organiser(self, text: str) -> None:
+        """What the organiser should hear of a player's command (a resignation, an absence): in the
+        organiser's next mail or digest (courier/state/news.py), never one mail each."""
+        hold(
+            self.db,
+            self.tick.journal,
+            game=self.row.id,
+            to=self.loaded.organiser,
+            name=ORGANISER,
+            lines=[text],
+            now=self.tick.now,
+        )
+
     def history(self, text: str) -> None:
         add_history_note(self.tick, self.db, self.row.id, text)
 
@@ -84,7 +119,10 @@ class Step:
 
 def leave_seat(step: Step, seat: str, *, by: str) -> None:
     """A seat leaves (kicked, or resigned): its mail stops counting, the game's default plays it."""
-    step.tell_all(f"{seat} has left the game ({by}); from now on the seat plays as an absent player would.")
+    step.tell_news(
+        f"{seat} has left the game ({by}); from now on the seat plays as an absent player would.",
+        besides=seat,
+    )
     setup = {**step.row.setup, "kicked": sorted({*kicked(step.row), seat})}
     step.db.set_setup(step.row.id, setup)
     step.row = replace(step.row, setup=setup)

@@ -40,7 +40,8 @@ SHELL_KEYS = frozenset(
     }
 )
 # Keys the commands read (press, absence, the organiser's secret): the shell's, read every tick.
-COMMAND_KEYS = frozenset({"press", "away", "away_limit", "organiser_secret"})
+# `news_every`: how long news (a gift, an absence) may wait for a mail going anyway (courier/state/news.py).
+COMMAND_KEYS = frozenset({"press", "away", "away_limit", "organiser_secret", "news_every"})
 
 
 BOT_DOMAIN = "bot.invalid"  # a bot seat's address: no mail is sent there, none is read from there
@@ -126,6 +127,11 @@ def game_config(source: GameSource, snapshot: SheetSnapshot) -> GameConfig:
             parse_duration(commands["away_limit"])
         except ScheduleError as e:
             raise ConfigError(f"{where}: {_cell(snapshot, 'away_limit')} `away_limit`: {e}") from e
+    if commands.get("news_every", "") not in ("", "0", "none", "no"):  # read at every tick: checked now
+        try:
+            parse_duration(commands["news_every"])
+        except ScheduleError as e:
+            raise ConfigError(f"{where}: {_cell(snapshot, 'news_every')} `news_every`: {e}") from e
     for key in [k for k in options if k.endswith("_file")]:  # `deck_file = my-deck.toml` → option `deck`
         name = str(options.pop(key))
         data, text = read_data_file(source, snapshot, key, name)

@@ -115,6 +115,18 @@ class Attempts(TypedDict):
     shown: list[Attempt]
 
 
+class NewsHeld(TypedDict):
+    """News waiting for one address of one game (courier/state/news.py): for the next mail that goes
+    there anyway, or a digest once ``news_every`` has passed since the first line waited."""
+
+    game: str
+    to: str  # the address
+    name: str  # the seat it goes to; "" for the organiser
+    since: str  # when the first line waited, ISO 8601
+    lines: list[str]  # the first few, in order
+    count: int  # every line that waited
+
+
 class SendingHeld(TypedDict):
     """The mail provider's limit or throttle holding the outbox (courier/tick/held.py)."""
 
@@ -163,6 +175,9 @@ BUDGET: MetaKind[BudgetSpent] = MetaKind(
 IN_YOUR_NAME: MetaKind[Attempts] = MetaKind(
     "in-your-name/", "game/address → mail in a player's name not used, not told yet", _json, json.loads
 )
+NEWS: MetaKind[NewsHeld] = MetaKind(
+    "news/", "game/address → news waiting for the next mail there, or a digest", _json, json.loads
+)
 LAST_TICK: MetaKind[datetime] = MetaKind(
     "tick/last", "the last tick's clock reading", datetime.isoformat, datetime.fromisoformat
 )
@@ -193,6 +208,7 @@ KINDS: tuple[MetaKind[Any], ...] = (
     WARNED,
     BUDGET,
     IN_YOUR_NAME,
+    NEWS,
     LAST_TICK,
     SENDING_HELD,
     SENT_RECIPIENTS,

@@ -69,7 +69,8 @@ class MailContext:
     ``order_template`` is the block a player copies into the next mail (``""`` when none).
     ``deadline_at`` is the same instant in the game's zone, ``deadline_key`` the phase it closes:
     with both the mail carries the deadline as a calendar event; with the key alone (a paused
-    game) the event is cancelled.
+    game) the event is cancelled. ``news`` are lines that waited for this mail (courier/state/news.py:
+    a gift, an absence), told under "News since your last mail".
     """
 
     game_id: str
@@ -86,6 +87,7 @@ class MailContext:
     awaited: bool = True
     asked: str = ""
     absent_default: str = ""  # what the default does for a silent player ("you pass"), "" if untold
+    news: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

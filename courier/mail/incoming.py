@@ -367,3 +367,4 @@ class Letter:
     in_reply_to: str = ""  # a reply to relayed press goes back to its author
     references: tuple[str, ...] = ()  # the mails it answers, with ``in_reply_to`` (courier.mail.own_lines)
     authenticated: bool = False  # a trusted DKIM/DMARC pass: more than a From line (``IncomingMail``)
+    sender_name: str = ""  # the From line's name, told to the organiser when the address is a stranger's

@@ -226,10 +226,12 @@ class Mailer:
         key: str,
         late: bool = False,
         kept: bool = False,
+        news: Sequence[str] = (),
     ) -> EmailMessage:
         errors, more = screenful.problems(parsed.errors)
+        mail = self._common(config, player, state=state, deadline=row.deadline)
         ctx = ReceiptContext(
-            mail=self._common(config, player, state=state, deadline=row.deadline),
+            mail=replace(mail, news=tuple(news)),
             orders=screenful.orders(parsed.orders),
             errors=errors,
             # The mail's notes, then what combining it with the orders before did (``combine``'s own).
@@ -262,6 +264,17 @@ class Mailer:
         )
         return self._send("notice", ctx, to=player.email, key=key)
 
+    def news_lines(self, config: GameConfig, events: Sequence[Event], player: str) -> list[str]:
+        """The lines of ``events`` one player may see: news that waits for their next mail."""
+        return self._lines(config, events, player)
+
+    def digest(
+        self, config: GameConfig, player: Player, *, row: GameRow, state: Any, lines: Sequence[str], key: str
+    ) -> EmailMessage:
+        """News that waited for a mail and found none (courier/state/news.py), in one notice."""
+        mail = self._common(config, player, state=state, deadline=row.deadline)
+        return self._send("notice", NoticeContext(mail=mail, lines=list(lines)), to=player.email, key=key)
+
     def announcement(
         self, config: GameConfig, player: Player, *, row: GameRow, text: str, key: str
     ) -> EmailMessage:
@@ -284,6 +297,7 @@ class Mailer:
         submissions: Mapping[str, Submission],
         outcome: Outcome | None,
         key: str,
+        news: Sequence[str] = (),
     ) -> EmailMessage:
         ruleset = config.ruleset
         public = self._lines(config, [e for e in events if e.public], player.name)
@@ -292,6 +306,7 @@ class Mailer:
         headers = list(rows[0]) if rows else []
         table = [[_text(r.get(h)) for h in headers] for r in rows]
         mail = self._common(config, player, state=state, deadline=after.deadline, label=resolved_label)
+        mail = replace(mail, news=tuple(news))
         common: dict[str, Any] = dict(
             mail=mail,
             public_lines=public,
@@ -348,6 +363,7 @@ class Mailer:
         state: Any,
         events: Sequence[Event],
         key: str,
+        news: Sequence[str] = (),
     ) -> EmailMessage:
         """The arbiter's view of a round, in every game: every event, and the unfogged map where the
         game draws one. An organiser who also plays in the game reads only the public events (their
@@ -361,6 +377,7 @@ class Mailer:
             phase_label=resolved_label,
             recipient_name="organiser",
             recipient_email=organiser,
+            news=tuple(news),
         )
         if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
             events = ruleset.organiser_events(events)
@@ -370,9 +387,17 @@ class Mailer:
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
 
     def reminder(
-        self, config: GameConfig, player: Player, *, row: GameRow, state: Any, key: str
+        self,
+        config: GameConfig,
+        player: Player,
+        *,
+        row: GameRow,
+        state: Any,
+        key: str,
+        news: Sequence[str] = (),
     ) -> EmailMessage:
-        ctx = ReminderContext(mail=self._common(config, player, state=state, deadline=row.deadline))
+        mail = self._common(config, player, state=state, deadline=row.deadline)
+        ctx = ReminderContext(mail=replace(mail, news=tuple(news)))
         return self._send("reminder", ctx, to=player.email, key=key)
 
     def error(

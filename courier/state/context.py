@@ -75,6 +75,7 @@ class Tick:
     basis: dict[str, BudgetSpent] = field(default_factory=dict)  # the sender's count before it
     sheets_quota: SheetsQuota | None = None  # see ``sheets``
     behind: dict[str, bool] = field(default_factory=dict)  # games Sheets did not serve → reached?
+    held_last: bool = False  # the last mail ``queue`` put in the outbox was held by a budget
 
     def sheets(self) -> SheetsQuota:
         """The tick's one budget of Google Sheets requests, shared by every game's sheet."""
@@ -132,6 +133,7 @@ class Tick:
         """Put one composed mail in the outbox (inside the caller's transaction); a bot's seat gets none.
         Mail an input causes beyond a budget is held, not sent (courier/state/budgets.py)."""
         to = str(message["To"])
+        self.held_last = False
         if is_bot_address(to):
             return False
         if self.cause is None or kind not in budgets.BUDGETED:
@@ -141,6 +143,7 @@ class Tick:
         sender = counted[0]  # budgets.accounts puts the sender first
         self.basis.setdefault(sender.name, bill.spent[sender])
         queued = self._put(db, key=key, message=message, game=game, kind=kind, held=bool(bill.tripped))
+        self.held_last = queued and bool(bill.tripped)
         if queued:
             bill.commit(db)
             for trip in (t for t in bill.tripped if t.first):

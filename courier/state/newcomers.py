@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow
 from courier.state.context import LoadedGame, Tick
+from courier.state.news import hold, news_every
 from engine.core import Joinable, rng_for
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,18 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
                 db, key=f"{row.id}/welcome/{player.name}", message=welcome, game=row.id, kind="welcome"
             )
             for recipient in participants(config, replace(row, setup=setup)):
+                if news_every(config) > timedelta(0):  # waits for a mail going anyway (news.py)
+                    lines = [] if recipient.bot else tick.mailer.news_lines(config, events, recipient.name)
+                    hold(
+                        db,
+                        tick.journal,
+                        game=row.id,
+                        to=recipient.email,
+                        name=recipient.name,
+                        lines=lines,
+                        now=tick.now,
+                    )
+                    continue
                 key = f"{row.id}/join/{player.name}/{recipient.name}"
                 notice = tick.mailer.notice(config, recipient, row=row, events=events, key=key, state=state)
                 if notice is not None:

@@ -19,6 +19,7 @@ from courier.journal.interface import Input
 from courier.journal.meta import IN_YOUR_NAME, Attempt, Attempts
 from courier.mail.incoming import Letter
 from courier.state.context import OPERATOR_ERRORS, LoadedGame, Tick
+from courier.state.news import ORGANISER, hold
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,12 @@ def refuse_in_your_name(tick: Tick, item: Input, letter: Letter, loaded: LoadedG
         at=item.received_at.astimezone(UTC).isoformat(),
     )
     shown = [*noted["shown"], attempt][:SHOWN]
+    subject = screenful.shorten(letter.subject, 60)
+    told = f"A mail in {player.name}'s name, “{subject}”, was refused: {reason} {player.name} is told."
     with tick.journal.transaction() as db:
         db.settle_input(item.id, status="ignored", game=game, player=player.name, note=reason)
+        # The organiser hears of it too, in their next mail or digest (courier/state/news.py).
+        hold(db, tick.journal, game=game, to=loaded.organiser, name=ORGANISER, lines=[told], now=tick.now)
         IN_YOUR_NAME.put(
             db, name, Attempts(game=game, address=player.email, count=noted["count"] + 1, shown=shown)
         )

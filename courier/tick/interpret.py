@@ -13,6 +13,7 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from functools import partial, reduce
 from typing import Any
 
@@ -38,7 +39,9 @@ from courier.mail.quotes import is_furniture
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
 from courier.state.newcomers import participants, players_of
+from courier.state.news import drop, hold, news_every, waiting
 from courier.tick.in_your_name import refuse_in_your_name, tell_in_your_name
+from courier.tick.strangers import settle_stranger
 from engine.core import Ruleset, Standing, Submission, writers_of
 
 log = logging.getLogger(__name__)
@@ -164,6 +167,7 @@ def _letter(tick: Tick, item: Input) -> Letter:
         mail.in_reply_to,
         mail.references,
         mail.authenticated,
+        mail.sender_name,
     )
 
 
@@ -176,8 +180,9 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
     if (not playing and tick.broken) or any(tag in tick.broken for tag in letter.tags):
         return  # maybe a player of a game whose config is broken: keep it until the config is fixed
     if not playing:
-        # Unregistered or spoofed: moves nothing, and we do not answer strangers (backscatter).
-        _settle(tick.journal, item, status="ignored", note=f"{letter.sender} plays in no game")
+        # Unregistered or spoofed: moves nothing, and we do not answer strangers (backscatter); the
+        # organiser hears of one that looks like a player's from another address.
+        settle_stranger(tick, item, letter)
         return
     game_id, reason = _choose_game(tick, letter, playing)
     if game_id is None:
@@ -347,6 +352,9 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     earlier = standing_rows.get(player.name)
     kept = _kept(ruleset, state, player.name)
     standing = ruleset.combine(Submission.from_json(earlier[0]) if earlier else kept, parsed)
+    waits = news_every(config) > timedelta(0)  # news waits for a mail: the writer's goes in this one
+    own_news = tick.mailer.news_lines(config, events, player.name) if waits else []
+    news = [*waiting(journal, config.id, player.email, player.name), *own_news]
     receipt = tick.mailer.receipt(
         config,
         player,
@@ -363,6 +371,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         key=f"receipt/{item.id}",
         late=LATE.get(journal, str(item.id)) not in (None, row.phase_key),
         kept=kept is not None,
+        news=news,
     )
     with journal.transaction() as db:
         db.add_submission(
@@ -378,8 +387,33 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         new_json = ruleset.to_json(new_state)
         db.set_state(config.id, new_json)
         db.settle_input(item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key)
-        tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt")
+        if tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt"):
+            if tick.held_last:  # a budget held the receipt: its news waits for the next mail
+                hold(
+                    db,
+                    journal,
+                    game=config.id,
+                    to=player.email,
+                    name=player.name,
+                    lines=own_news,
+                    now=tick.now,
+                )
+            else:
+                drop(db, journal, config.id, player.email, player.name)
         for recipient in participants(config, row) if events else ():
+            if waits:
+                if recipient.name != player.name and not recipient.bot:
+                    lines = tick.mailer.news_lines(config, events, recipient.name)
+                    hold(
+                        db,
+                        journal,
+                        game=config.id,
+                        to=recipient.email,
+                        name=recipient.name,
+                        lines=lines,
+                        now=tick.now,
+                    )
+                continue
             notice = tick.mailer.notice(
                 config,
                 recipient,

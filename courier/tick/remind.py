@@ -6,6 +6,7 @@ from courier.state.awaited import awaited
 from courier.state.context import LoadedGame, Tick
 from courier.state.control import round_key
 from courier.state.newcomers import participants
+from courier.state.news import drop, waiting
 
 
 def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
@@ -30,5 +31,7 @@ def send_reminders(tick: Tick, loaded: LoadedGame) -> None:
             if player.name not in silent:
                 continue
             key = f"{round_key(tick.journal, row)}/reminder/{int(window.total_seconds())}/{player.name}"
-            message = tick.mailer.reminder(loaded.config, player, row=row, state=state, key=key)
-            tick.queue(db, key=key, message=message, game=row.id, kind="reminder")
+            news = waiting(tick.journal, row.id, player.email, player.name)  # news that waited for a mail
+            message = tick.mailer.reminder(loaded.config, player, row=row, state=state, key=key, news=news)
+            if tick.queue(db, key=key, message=message, game=row.id, kind="reminder"):
+                drop(db, tick.journal, row.id, player.email, player.name)

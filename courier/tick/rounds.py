@@ -23,6 +23,7 @@ from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import control, kicked, put_control, round_key
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
+from courier.state.news import ORGANISER, drop, waiting
 from engine.core import (
     Event,
     MailsOnlyAwaited,
@@ -213,6 +214,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
                 submissions=submissions,
                 outcome=outcome,
                 key=f"{prefix}/report/{player.name}",
+                news=waiting(tick.journal, row.id, player.email, player.name),  # news that waited
             ),
         )
         for player in settled.recipients
@@ -227,6 +229,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         state=resolution.state,
         events=resolution.events,
         key=arbiter_key,
+        news=waiting(tick.journal, row.id, loaded.organiser, ORGANISER),
     )
     with tick.journal.transaction() as db:
         claimed = db.record_round(
@@ -257,14 +260,10 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
             put_control(db, row.id, {**control(tick.journal, row.id), "away_moved": moved})
         for player, message in mails:
             kind = "game_over" if outcome else "report"
-            tick.queue(
-                db,
-                key=f"{prefix}/report/{player.name}",
-                message=message,
-                game=row.id,
-                kind=kind,
-            )
-        tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report")
+            if tick.queue(db, key=f"{prefix}/report/{player.name}", message=message, game=row.id, kind=kind):
+                drop(db, tick.journal, row.id, player.email, player.name)
+        if tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report"):
+            drop(db, tick.journal, row.id, loaded.organiser, ORGANISER)
     tick.remember(new_row, resolution.state)
     tick.settled.pop(row.id, None)  # the round is done: its forecast, drawings and lines can go
     forget_pictures(resolution.state)

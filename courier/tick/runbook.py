@@ -32,6 +32,7 @@ from courier.mail.pictures import end_drawing
 from courier.state.context import OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import with_seats
 from courier.state.newcomers import admit_newcomers
+from courier.state.news import deliver_news
 from courier.state.quarantine import quarantined, settle_failures
 from courier.tick.guards import each_game as _each_game
 from courier.tick.guards import refuse_lost_journal
@@ -126,6 +127,7 @@ def _steps(tick: Tick, *, send: bool) -> None:
         predraw_due(tick)
         resolve_rounds(tick)
     _each_game(tick, send_reminders)
+    _each_game(tick, deliver_news)  # news that waited news_every for a mail going anyway
     if tick.publish:
         _each_game(tick, publish_game)
     remember_behind(tick)  # games Google Sheets did not serve go first next tick
