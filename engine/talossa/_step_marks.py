@@ -73,7 +73,7 @@ def _arrow(
 def _battle(centre: tuple[float, float], unit: float, colour: str, mark: Mark) -> str:
     """An eight-pointed star on the box's right-hand edge (clear of its name and count), in the
     winner's colour."""
-    x, y = centre[0] + unit * 0.43, centre[1] + unit * 0.02
+    x, y = centre[0] + unit * 0.36, centre[1] + unit * 0.02  # inside the land's half of the gap
     points = []
     for i in range(16):
         r = unit * (0.13 if i % 2 == 0 else 0.06)

@@ -26,41 +26,85 @@ WATER, LINK, SEA, INK = "#cfe3f1", "#8a7f6c", "#3a78b8", "#222222"
 PROVINCE_TINTS = ("#efe6cf", "#e6e9cc", "#eddcc6", "#e1e6d3")
 CHAR_WIDTH = 0.62  # DejaVu Sans averages about this many ems per character
 LEGEND_ROW, LEGEND_SIZE = 20, 13
+WIDTH, MARGIN, HEADER = 600, 16.0, 54.0  # a phone's width: names at 10 px or more on a 400 px screen
+PANEL_COLUMNS = 4  # a map wider than this many columns of lands is shown in two halves
+MAX_SCALE = 2.0
+NAME_SIZE = 0.115  # a land's name, in units of the spacing: about 10 px on a phone in a half panel
 
 
 def draw_map(state: TalossaState) -> str:
+    """The map drawn once (``<defs>``) and shown in panels 600 wide, one above the other: the west
+    half, then the east half (a map of five columns or more), so names stay readable on a phone."""
     board = Board(state)
     game_map = board.map
     unit = _spacing(game_map)
     left, top, right, bottom = _bounds(game_map, unit)
-    margin, header = 16.0, 54.0
-    width = right - left + 2 * margin
-    shift = (margin - left, header - top)
     fills = dict(zip(board.countries, country_fills([c.colour for c in state.countries]), strict=True))
-    legend, rows = _legend(state, board, fills, (margin, header + (bottom - top) + 24), width - 2 * margin)
-    height = header + (bottom - top) + 16 + rows * LEGEND_ROW + margin
     owners = {k: h.owner for k, h in board.holdings.items()}
     body = [
-        f'<rect x="{margin}" y="{header}" width="{right - left:.0f}" height="{bottom - top:.0f}" '
-        f'fill="{WATER}" rx="6"/>',
-        f'<g transform="translate({shift[0]:.1f},{shift[1]:.1f})">',
+        '<defs><g id="talossa-map">',
         *_provinces(game_map, unit),
         *_links(game_map, unit),
         *itertools.chain.from_iterable(_land(board, land, unit, fills) for land in game_map.lands.values()),
         *draw_marks(state.marks, game_map, unit, fills, owners),
-        "</g>",
-        *_header(state, width),
-        *legend,
+        "</g></defs>",
     ]
+    y, panels = HEADER, []
+    crops = _crops(game_map, unit, left, right)
+    scale = min(MAX_SCALE, *((WIDTH - 2 * MARGIN) / (x1 - x0) for _, (x0, x1) in crops))  # one for all
+    for name, (x0, x1) in crops:
+        shown, y = _panel(name if len(crops) > 1 else "", (x0, top, x1, bottom), y, scale)
+        panels += shown
+    legend, rows = _legend(state, board, fills, (MARGIN, y + 8), WIDTH - 2 * MARGIN)
+    height = y + 8 + rows * LEGEND_ROW + MARGIN
     return "\n".join(
         [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
-            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
+            f'viewBox="0 0 {WIDTH} {height:.0f}" font-family="{FONT}">',
+            f'<rect width="{WIDTH}" height="{height:.0f}" fill="#ffffff"/>',
             *body,
+            *_header(state, WIDTH),
+            *panels,
+            *legend,
             "</svg>",
         ]
     )
+
+
+def _crops(
+    game_map: GameMap, unit: float, left: float, right: float
+) -> list[tuple[str, tuple[float, float]]]:
+    """The x ranges of the panels: the whole map when it is four columns or fewer, else the west
+    and the east half, split in the gap between the middle columns (no land is cut)."""
+    columns = sorted({round(land.centre[0] / (unit / 2)) * (unit / 2) for land in game_map.lands.values()})
+    if len(columns) <= PANEL_COLUMNS:
+        return [("", (left, right))]
+    middle = len(columns) // 2
+    split = (columns[middle - 1] + columns[middle]) / 2
+    return [("West", (left, split)), ("East", (split, right))]
+
+
+def _panel(
+    name: str, box: tuple[float, float, float, float], y: float, scale: float
+) -> tuple[list[str], float]:
+    """One panel: its name, then the map's ``box`` (map units) at ``scale`` on the water; the y
+    under it."""
+    x0, top, x1, bottom = box
+    if name:
+        hint = "the east half is below" if name == "West" else "the west half is above"
+        y += 18
+        parts = [_text(MARGIN, y, f"{name} · {hint}", 13, weight="bold", fill="#555555", klass="panel")]
+        y += 6
+    else:
+        parts = []
+    width, height = (x1 - x0) * scale, (bottom - top) * scale
+    view = f"{x0:.1f} {top:.1f} {x1 - x0:.1f} {bottom - top:.1f}"
+    parts += [
+        f'<rect x="{MARGIN}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" fill="{WATER}" rx="6"/>',
+        f'<svg class="panel-map" x="{MARGIN}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
+        f'viewBox="{view}"><use href="#talossa-map"/></svg>',
+    ]
+    return parts, y + height
 
 
 def step_shown(state: TalossaState) -> int:
@@ -143,14 +187,14 @@ def _land(board: Board, land: Land, unit: float, fills: dict[str, str]) -> Itera
         given = _wrap(holding.given_name, room, size, lines=2)
         for line in given:
             yield _text(cx, baseline, line, size, weight="bold", anchor="middle", fill=ink)
-            baseline += unit * 0.11
+            baseline += unit * 0.12
         name_lines = 3 - len(given)
-    size = unit * 0.092
+    size = unit * NAME_SIZE
     for line in _wrap(
         land.name, room, size, lines=name_lines if holding.owner is None else min(name_lines, 2)
     ):
-        yield _text(cx, baseline, line, size, anchor="middle", fill=ink)
-        baseline += unit * 0.1
+        yield _text(cx, baseline, line, size, anchor="middle", fill=ink, klass="land-name")
+        baseline += unit * 0.12
     bottom = y + height - unit * 0.06
     if holding.owner is not None:
         yield _text(cx, bottom, str(holding.units), unit * 0.16, weight="bold", anchor="middle", fill=ink)

@@ -98,7 +98,7 @@ def test_cezembre_is_linked_by_sea() -> None:
     root = drawn(scene())
     dashed = [e for e in root.iter(f"{SVG}line") if e.get("stroke-dasharray")]
     assert len(dashed) == 1 + 4  # the legend's sample and Cézembre's four sea links
-    assert "Cézembre" in texts(root) and "Cézembre Sud" in texts(root)
+    assert "Cézembre" in texts(root) and "Sud" in texts(root)  # the province, and Cézembre Sud wrapped
 
 
 def test_player_text_is_escaped() -> None:
@@ -190,3 +190,24 @@ def test_the_legend_gives_each_country_its_whole_line() -> None:
         assert (
             float(line.attrib["x"]) + len(line.text or "") * 0.62 * float(line.attrib["font-size"]) <= width
         )
+
+
+def test_the_map_is_shaped_for_a_phone_in_two_halves_with_names_that_read() -> None:
+    """Issue 30: the 900 px map shrank on a phone until no name could be read. Now 600 wide, the
+    west half above the east half, each land drawn once and its name at 14 px or more (over
+    9 px on a 400 px screen)."""
+    root = drawn(fought())
+    assert root.attrib["width"] == "600"
+    panels = [e for e in root.iter(f"{SVG}svg") if e.get("class") == "panel-map"]
+    assert len(panels) == 2
+    assert [t.text for t in marked(root, "panel")] == [
+        "West · the east half is below",
+        "East · the west half is above",
+    ]
+    assert len(marked(root, "land")) == len(TALOSSA_MAP["lands"])  # drawn once, shown by both halves
+    views = [tuple(map(float, p.attrib["viewBox"].split())) for p in panels]
+    assert views[0][0] + views[0][2] == views[1][0]  # the halves meet: every land is in one of them
+    scale = float(panels[0].attrib["width"]) / views[0][2]
+    assert abs(scale - float(panels[1].attrib["width"]) / views[1][2]) < 0.01  # both at one scale
+    smallest = min(float(t.attrib["font-size"]) for t in marked(root, "land-name"))
+    assert smallest * scale >= 14
