@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow, Transaction
+from courier.state.awaited import awaited
 from courier.state.context import LoadedGame, Tick
-from courier.state.control import control, kicked, put_control, with_seats
+from courier.state.control import control, kicked, put_control, seat_label, with_seats
 from courier.state.history import add_history_note
 from courier.state.newcomers import participants
 from courier.state.news import ORGANISER, hold, news_every
@@ -195,8 +196,9 @@ def _tell(step: Step, *, to: str, name: str, topic: str, key: str, lines: list[s
 
 
 def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -> tuple[list[str], str]:
-    """What `status` tells a player: the phase and deadline, their orders on file, who has not written
-    (public), and their own view of the game (the order form for their position)."""
+    """What `status` tells a player: the phase and deadline, their orders on file, whose orders the
+    round still awaits (of those the game lets them know about), and their own view of the game (the
+    order form for their position)."""
     ruleset = config.ruleset
     state = ruleset.from_json(row.state)
     standing = tick.journal.standing(row.id, row.phase_key)
@@ -206,7 +208,10 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
     mine = standing.get(player.name)
     orders: list[str] = list(mine[0].get("orders", [])) if mine else []
     seen = awaiting_seen(ruleset, state, player.name)  # the game may keep some silences private
-    silent = sorted(seen - standing.keys() - kicked(row))
+    # Awaited as `courier status` and the reminders have it: no valid orders standing (a greeting or
+    # a gift alone is none), not gone, away or the bot's; named as the Ledger names the seat.
+    waiting = awaited(tick.journal, ruleset, row, state, now=tick.now, bots=config.bots)
+    silent = [seat_label(row, seat) for seat in waiting if seat in seen]
     of_whom = "" if seen == ruleset.awaiting(state) else ", of those this game lets you know about"
     lines = [
         f"Phase: {ruleset.phase(state).label}. Deadline: {when}.",

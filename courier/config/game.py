@@ -62,6 +62,11 @@ class Player:
         return self.own_name or self.name
 
     @property
+    def label(self) -> str:
+        """The seat as people are shown it: ``Emmett (for Darcy)`` for a substitute's (``holder_label``)."""
+        return holder_label(self.name, self.own_name)
+
+    @property
     def bot(self) -> bool:
         """A seat played by the game's bot (`Email` = `bot` in the Players tab)."""
         return is_bot_address(self.email)
@@ -69,6 +74,12 @@ class Player:
 
 def is_bot_address(address: str) -> bool:
     return address.lower().endswith("@" + BOT_DOMAIN)
+
+
+def holder_label(seat: str, own_name: str) -> str:
+    """The one rule for naming a seat whose substitute gave a name of their own (`replace … as
+    Emmett`): ``Emmett (for Darcy)``, on the Ledger, in every mail, in `status`; else the seat."""
+    return f"{own_name} (for {seat})" if own_name and own_name != seat else seat
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,17 @@ class GameConfig:
     @property
     def bots(self) -> list[str]:
         return [p.name for p in self.players if p.bot]
+
+    def shown(self, value: Any) -> Any:
+        """A seat's name as the Ledger tab and every mail show it (its table, winners, ranking, the
+        welcome's players): ``Darcy (bot)`` for a bot's seat, ``Emmett (for Darcy)`` for a
+        substitute's; any other value (a number, a power, a nation) as it is."""
+        if not isinstance(value, str):
+            return value
+        player = next((p for p in self.players if p.name == value), None)
+        if player is None:
+            return value
+        return f"{value} (bot)" if player.bot else player.label
 
     def bot_plays(self, player: str) -> bool:
         """Whether the bot plays this seat when it sends nothing (read at each deadline, so a seat

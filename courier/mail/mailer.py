@@ -185,7 +185,7 @@ class Mailer:
         """The first mail of a seat's holder; ``took_over``: a substitute's, who takes over that seat
         in the game under way."""
         seated = set(row.setup["players"]) | set(row.setup.get("joined", ()))
-        playing = [p.name for p in config.players if p.name in seated]
+        playing = [config.shown(p.name) for p in config.players if p.name in seated]  # as the Ledger
         ctx = WelcomeContext(
             mail=self._common(config, player, state=state, deadline=row.deadline),
             players=playing,
@@ -302,9 +302,7 @@ class Mailer:
         ruleset = config.ruleset
         public = self._lines(config, [e for e in events if e.public], player.name)
         private = self._lines(config, [e for e in events if not e.public], player.name)
-        rows = ruleset.ledger(state)
-        headers = list(rows[0]) if rows else []
-        table = [[_text(r.get(h)) for h in headers] for r in rows]
+        headers, table = _ledger(config, state)
         mail = self._common(config, player, state=state, deadline=after.deadline, label=resolved_label)
         mail = replace(mail, news=tuple(news))
         common: dict[str, Any] = dict(
@@ -321,8 +319,7 @@ class Mailer:
             return self._send("report", ReportContext(**common), to=player.email, key=key, pictures=pictures)
         ctx = GameOverContext(
             **common,
-            winners=list(outcome.winners),
-            ranking=[list(group) for group in outcome.ranking],
+            **_final(config, outcome),
             seed=after.seed,
             seed_hash=seed_hash(after.seed),
         )
@@ -335,17 +332,15 @@ class Mailer:
         """The last mail of a game the organiser ended before its end: no round was resolved, so no
         results and no order form; the standings as they were, and the seed."""
         ruleset = config.ruleset
-        rows = ruleset.ledger(state)
-        headers = list(rows[0]) if rows else []
+        headers, table = _ledger(config, state)
         label = ruleset.phase(state).label
         mail = replace(self._common(config, player, state=state, deadline=None), order_template="")
         mail = replace(mail, deadline_key=ruleset.phase(state).key)  # the open round's event is cancelled
         ctx = GameOverContext(
             mail=mail,
             ledger_headers=headers,
-            ledger_rows=[[_text(r.get(h)) for h in headers] for r in rows],
-            winners=list(outcome.winners),
-            ranking=[list(group) for group in outcome.ranking],
+            ledger_rows=table,
+            **_final(config, outcome),
             seed=row.seed,
             seed_hash=seed_hash(row.seed),
             ended_during=label,
@@ -454,6 +449,22 @@ class Mailer:
 
 def _text(value: object) -> str:
     return "" if value is None else str(value)
+
+
+def _ledger(config: GameConfig, state: Any) -> tuple[list[str], list[list[str]]]:
+    """The ledger's headers and rows as the Ledger tab shows them: a seat named as ``config.shown``
+    names it (``Emmett (for Darcy)``, ``Darcy (bot)``), so the mail and the sheet agree."""
+    rows = config.ruleset.ledger(state)
+    headers = list(rows[0]) if rows else []
+    return headers, [[_text(config.shown(r.get(h))) for h in headers] for r in rows]
+
+
+def _final(config: GameConfig, outcome: Outcome) -> dict[str, Any]:
+    """The winners and the ranking, each seat named as the Ledger names it."""
+    return {
+        "winners": [config.shown(w) for w in outcome.winners],
+        "ranking": [[config.shown(p) for p in group] for group in outcome.ranking],
+    }
 
 
 SECRET_NEEDED = (

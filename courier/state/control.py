@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from courier.config.game import GameConfig, Player
+from courier.config.game import GameConfig, Player, holder_label
 from courier.journal.interface import GameRow, Journal, Transaction
 from courier.journal.meta import CONTROL
 
@@ -69,6 +69,6 @@ def _seated(player: Player, seat: dict[str, str] | None) -> Player:
 
 
 def seat_label(row: GameRow, seat: str) -> str:
-    """``Emmett (for Darcy)`` once a substitute took a seat under a name of their own."""
-    name = row.setup.get("seats", {}).get(seat, {}).get("name", "")
-    return f"{name} (for {seat})" if name and name != seat else seat
+    """``Emmett (for Darcy)`` once a substitute took a seat under a name of their own (``holder_label``,
+    the rule every mail and the Ledger use), from the journal's seats."""
+    return holder_label(seat, row.setup.get("seats", {}).get(seat, {}).get("name", ""))

@@ -22,7 +22,7 @@ from courier.journal.meta import HISTORY_ROWS, PUBLISHED, STALE, HistoryRows
 from courier.mail.mailer import seed_hash
 from courier.state.awaited import phase_shown, with_orders
 from courier.state.context import GameView, LoadedGame, Tick
-from courier.state.control import away, control, kicked, seat_label
+from courier.state.control import away, control, kicked
 from courier.state.history import history_notes
 from courier.tick.sheets_first import left_behind
 from engine.core import Ruleset
@@ -130,7 +130,7 @@ def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[An
     ]
     bots = set(loaded.config.bots)
     for entry in rows:
-        cells = [_bot_marked(_cell(entry.get(h)), bots, row) for h in headers]
+        cells = [loaded.config.shown(_cell(entry.get(h))) for h in headers]  # Emmett (for Darcy), bots
         if "Orders in" in headers:  # the game says whose orders are in (a nation's courtiers)
             table.append(cells)
             continue
@@ -154,13 +154,6 @@ def _orders_in(
     if name in written:
         return "yes"
     return "away" if name in away else "no"
-
-
-def _bot_marked(value: Any, bots: set[str], row: GameRow) -> Any:
-    """A bot seat's name reads ``Darcy (bot)`` on the Ledger, a substitute's ``Emmett (for Darcy)``."""
-    if not isinstance(value, str):
-        return value
-    return f"{value} (bot)" if value in bots else seat_label(row, value)
 
 
 def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:

@@ -31,7 +31,7 @@ from engine.veneer._parse import names_of, parse_orders
 from engine.veneer._phases import awaiting, card_holders, phase_of
 from engine.veneer._resolve import default_orders, resolve_stage
 from engine.veneer._setup import new_game
-from engine.veneer._state import JSON, VeneerState, state_from_json, state_to_json
+from engine.veneer._state import JSON, VeneerState, nicknames_of, state_from_json, state_to_json
 from engine.veneer._table import draw_table
 from engine.veneer._view import decide, ledger_rows, order_form
 
@@ -48,6 +48,15 @@ class Veneer(Game):
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> VeneerState:
         return new_game(players, options, rng)
+
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"nicknames"})
+
+    def amend(self, state: VeneerState, option: str, value: Any) -> VeneerState:
+        """``nicknames`` (player → names) changes when a substitute takes a seat under a name of their
+        own: orders name the seat by it from then on (`attack Emmett`)."""
+        if option != "nicknames":
+            raise ValueError(f"`{option}` is fixed when the game begins")
+        return dataclasses.replace(state, nicknames=nicknames_of(value, state.names))
 
     def check_option(self, option: str, value: Any) -> list[str]:
         """Problems with an option's data, for the organiser (today: an own deck)."""

@@ -133,6 +133,8 @@ def _substitute(walk: Walk, mail: dict[str, list[tuple[str, str]]]) -> None:
     welcome = next(text for kind, text in mail["emmett@example.org"] if kind == "welcome")
     assert "Hello Emmett," in welcome and "take over the seat of Carol Example" in welcome
     assert "Carol Example" not in welcome.split("\n", 4)[3]  # greeted by his own name, not the seat's
+    assert "Players (3): Alice Example, Bob Example, Emmett (for Carol Example)" in welcome
+    assert "fixed now" not in welcome, "the seed was fixed, and its hash told, when the game began"
     assert len(mail["carol@example.org"]) == 1, "the old address gets one last mail"
     for address in ("alice@example.org", "bob@example.org"):
         assert "Emmett (for Carol Example)" in _text(mail, address), "the others are told"
@@ -146,6 +148,9 @@ def _ended(mail: dict[str, list[tuple[str, str]]], seated: list[str]) -> None:
         (kind, text), *_ = mail[address]
         assert kind == "game_over", kind
         assert "Winner: " in text and "Final ranking:\n  1. " in text, text
+        final = text.split("The ledger:", 1)[1].split("The secret seed", 1)[0]  # table, winner, ranking
+        assert "Emmett (for Carol Example)" in final, "the seat named as the Ledger tab names it"
+        assert "Carol Example" not in final.replace("Emmett (for Carol Example)", ""), final
         assert "Your orders for" not in text, "no order form in the last mail"
 
 
