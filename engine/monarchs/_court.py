@@ -66,12 +66,30 @@ class Court:
     map_to: Mapping[str, str] = field(default_factory=dict)  # nation → who receives this turn's map
     handed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # nation → orders for its carrier
     record: Mapping[str, tuple[Delivery, ...]] = field(default_factory=dict)  # nation → its monarch's notes
+    # courtier → other names a monarch may call it by (the Players tab's nicknames, a substitute's own)
+    nicknames: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def courtier(self, name: str) -> Courtier | None:
         return next((c for c in self.courtiers if c.name == name), None)
 
     def of(self, nation: str) -> list[Courtier]:
         return [c for c in self.courtiers if c.serves == nation]
+
+    def spellings(self, nation: str) -> dict[str, str]:
+        """Every name a courtier of ``nation`` answers to (``carrier Dora``, ``Dora serves blue``) →
+        that courtier: its own, then its nicknames (a substitute's own name among them)."""
+        names = {c.name: c.name for c in self.of(nation)}
+        for c in self.of(nation):
+            names.update({n: c.name for n in self.nicknames.get(c.name, ()) if n not in names})
+        return names
+
+    def with_nicknames(self, given: Mapping[str, Any], players: Sequence[str]) -> Court:
+        """The nicknames the shell gives (player → a name or a list), the courtiers' kept: at the
+        start, and again when a substitute takes a seat under a name of their own."""
+        if not isinstance(given, Mapping) or not set(given) <= set(players):
+            raise ValueError("“nicknames” must map players of the game to their nicknames")
+        listed = {str(p): (v,) if isinstance(v, str) else tuple(str(x) for x in v) for p, v in given.items()}
+        return replace(self, nicknames={c.name: listed[c.name] for c in self.courtiers if listed.get(c.name)})
 
     def barred(self, nation: str) -> dict[str, str]:
         """Courtiers of ``nation`` who may not carry its orders this turn → why (for the monarch)."""
@@ -145,6 +163,7 @@ class Court:
                 if self.record
                 else {}
             ),
+            **({"nicknames": {c: list(v) for c, v in self.nicknames.items()}} if self.nicknames else {}),
         }
 
     @classmethod
@@ -159,6 +178,7 @@ class Court:
             map_to=dict(data.get("map_to", {})),
             handed={n: tuple(lines) for n, lines in data.get("handed", {}).items()},
             record={n: tuple(map(Delivery.from_json, v)) for n, v in data.get("record", {}).items()},
+            nicknames={c: tuple(v) for c, v in data.get("nicknames", {}).items()},
         )
 
 

@@ -89,8 +89,7 @@ def _too_early(state: MonarchsState, line: str) -> str | None:
 def _eligible(
     court: Court, nation: str, written: str, line: str, kind: str
 ) -> tuple[str | None, LineError | None]:
-    names = {c.name: c.name for c in court.of(nation)}
-    name, suggestion = match_name(written, names)
+    name, suggestion = match_name(written, court.spellings(nation))
     if name is None:
         hint = f"{kind}{suggestion}" if suggestion else None
         return None, LineError(line.strip(), f"no courtier of {nation.title()} is called that", hint)
@@ -191,7 +190,7 @@ def map_recipients(court: Court, rng: random.Random) -> dict[str, str]:
 
 def parse_guesses(court: Court, nation: str, player: str, text: str) -> Submission:
     """``Dora serves blue`` (one line per suspected traitor, at most two)."""
-    names = {c.name: c.name for c in court.of(nation)}
+    names = court.spellings(nation)
     guesses: dict[str, str] = {}
     errors: list[LineError] = []
     for line in (x for x in text.splitlines() if not is_blank(x)):

@@ -89,6 +89,7 @@ class Monarchs(Game):
             monarchs = board_seats(players, roles, rng)
         elif mode == "court":
             monarchs, court = court_seats(players, roles, rng)
+            court = court.with_nicknames(options.get("nicknames", {}), players)
         else:
             raise ValueError(f"mode must be board or court, got {mode!r}")
         return MonarchsState(
@@ -101,10 +102,17 @@ class Monarchs(Game):
             constants=(int(options.get("loyal_constant", 18)), int(options.get("disloyal_constant", 19))),
         )
 
-    amendable_options: ClassVar[frozenset[str]] = frozenset({"turns"})
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"turns", "nicknames"})
 
     def amend(self, state: MonarchsState, option: str, value: Any) -> MonarchsState:
-        """The organiser changes ``turns`` mid-game: never below the turn under way."""
+        """The organiser changes ``turns`` mid-game: never below the turn under way. ``nicknames``
+        (player → names) changes when a substitute takes a seat under a name of their own: in court
+        mode a monarch names that courtier by it from then on (board mode names no player)."""
+        if option == "nicknames":
+            if state.court is None:
+                return state
+            players = [*state.monarchs, *(c.name for c in state.court.courtiers)]
+            return dataclasses.replace(state, court=state.court.with_nicknames(value, players))
         turns = int(value)
         if state.finished or _guessing(state) or turns < state.turn:
             raise ValueError(f"turn {state.turn} is under way, so the game needs at least that many turns")
@@ -148,7 +156,12 @@ class Monarchs(Game):
 
     def vocabulary(self, state: MonarchsState) -> Vocabulary:
         """Orders name hexes (``c5``), nations, and in court mode the courtiers (``map to Dora``)."""
-        courtiers = [c.name for c in state.court.courtiers] if state.court else []
+        court = state.court
+        courtiers = (
+            [*(c.name for c in court.courtiers), *(n for v in court.nicknames.values() for n in v)]
+            if court
+            else []
+        )
         verbs = ["boost", "hold", "move", "moves", "map", "carrier", "hand", "serves", "serve"]
         names = [*NATIONS, *courtiers, *state.monarchs]
         return Vocabulary.of(verbs, names, name_shape=r"[a-z]\d{1,2}", signs=["-", "->", "→", "=>"])

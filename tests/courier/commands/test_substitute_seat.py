@@ -3,11 +3,13 @@ Emmett` applied, the reports' ledger, the final ranking and winner, the welcome'
 a player's `status` name the seat "Emmett (for Sophie Laurent)", as the Ledger tab does; the welcome
 of a game under way says the seed was fixed (and its hash told) when the game began; `status` lists
 as not written only those with no valid orders standing; Veneer's orders name the seat by the
-substitute's own name (its nicknames amended mid-game, journalled so `replay` makes it too)."""
+substitute's own name, and so do a Monarchs court's (`carrier Zoe`): their nicknames amended
+mid-game, journalled so `replay` makes it too."""
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Sequence
 from datetime import timedelta
@@ -23,6 +25,7 @@ from engine.veneer import VENEER, VeneerState
 from engine.veneer import _ruleset as veneer_ruleset
 from engine.veneer._setup import new_game
 from tests.conftest import BASE_CONFIG, Table, address, text_of, write
+from tests.helpers import monarchs_court as court
 from tests.helpers import veneer
 from tests.helpers.clock import at
 from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
@@ -180,10 +183,36 @@ def test_veneer_orders_name_a_substitute_by_their_own_name(tmp_path: Path, rigge
         journal.close()
 
 
+def test_a_monarch_names_a_substitute_courtier_by_their_own_name(tmp_path: Path) -> None:
+    rows = [{"name": p, "email": address(p), "role": court.ROLES[p]} for p in court.PLAYERS]
+    t = Table(tmp_path, court.CONFIG, rows)
+    t.tick(at(0, 8, 5))
+    organise(t, "replace R1 with zoe@players.test as Zoe")
+    t.tick(at(0, 9))
+    t.mail(address("Rex"), "carrier Zoe\nmap to R2")
+    t.tick(at(0, 10))
+    receipt = text_of(t.sent(address("Rex"))[-1])
+    assert "carrier R1" in receipt and "no courtier" not in receipt, receipt
+    t.mail("zoe@players.test", "3 H6 I5")
+    t.tick(at(0, 11))
+    assert "3 H6 I5" in text_of(t.sent("zoe@players.test")[-1])  # she carries Red's orders
+    t.tick(at(0, 20, 5))
+    t.tick(at(1, 20, 5))  # the last turn: the monarchs' guesses next
+    t.mail(address("Rex"), "Zoe serves blue")
+    t.tick(at(1, 21))
+    guesses = text_of(t.sent(address("Rex"))[-1])
+    assert "R1 serves blue" in guesses and "no courtier" not in guesses, guesses
+    journal = t.journal()
+    try:
+        assert replay_game(journal, "truce-1")[1] == []
+    finally:
+        journal.close()
+
+
 def test_the_ledger_tab_and_the_mail_agree(table: Table) -> None:
     table.tick(at(1, 20, 5))
     rows = list(load_workbook(table.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
     header = next(i for i, row in enumerate(rows) if row and row[0] == "Player")
-    sheet = [str(row[0]) for row in rows[header + 1 :] if row and row[0]]
+    sheet = [str(row[0]) for row in itertools.takewhile(lambda r: r and r[0], rows[header + 1 :])]
     report = of_kind(table, SEATS["Hannah Berg"], "report")[-1]
     assert LABEL in sheet and all(name in report for name in sheet)
