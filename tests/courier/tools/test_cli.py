@@ -91,8 +91,11 @@ def test_init_writes_a_starter_that_ticks(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "courier.toml").exists() and (tmp_path / "truce-1.xlsx").exists()
     assert "#" in (tmp_path / "courier.toml").read_text()  # commented
+    written = (tmp_path / "courier.toml").read_bytes()
     again = courier("init", "--dir", str(tmp_path))
-    assert again.stdout == ""  # never overwrites
+    lines = again.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith("kept ") for line in lines)  # says what it kept
+    assert (tmp_path / "courier.toml").read_bytes() == written  # never overwrites
     tick = courier("tick", "--config", str(tmp_path / "courier.toml"), "--now", "2026-12-01T09:00:00+00:00")
     assert tick.returncode == 0, tick.stderr
 
