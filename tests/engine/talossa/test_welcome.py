@@ -39,7 +39,11 @@ def test_every_welcome_carries_the_starting_map(tmp_path: Path) -> None:
     assert t.tick(at(0, 8, 5)) == []
     for name in ROLES:
         message = welcome(t, name)
-        assert parts(message) == {"map-step-0.png": "image/png", "map-step-0.svg": "image/svg+xml"}
+        assert parts(message) == {
+            "map-step-0.png": "image/png",
+            "map-step-0.svg": "image/svg+xml",
+            "deadline.ics": "text/calendar",  # the deadline for the player's calendar (issue 30)
+        }
         assert "Talossa at the start: see the picture in this mail (map-step-0.svg attached)." in text_of(
             message
         )
