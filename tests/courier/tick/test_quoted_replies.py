@@ -222,3 +222,17 @@ def test_the_answered_mail_is_found_by_references_alone(table: Table) -> None:
     text = text_of(_last(table, "Agatha", "receipt"))
     assert _section(text, "Your orders that now stand") == ["attack Barney"]
     assert "Not understood" not in text
+
+
+@pytest.mark.parametrize("command", ["rules", "status", "help"])
+def test_a_command_the_help_answer_listed_is_read_in_the_next_mail(table: Table, command: str) -> None:
+    """`help` lists `rules`, `status` and `help` as lines of their own; a player who then writes one
+    of them in a new mail asks for it, and is answered, not sent a receipt with no orders."""
+    table.order("Agatha", "help")
+    table.tick(at(0, 9))
+    assert f"\n  {command}\n" in text_of(_last(table, "Agatha", "answer"))
+    table.order("Agatha", command)
+    table.tick(at(0, 10))
+    kinds = [m["X-Courier-Kind"] for m in table.sent("Agatha")]
+    assert kinds[-1] == "answer" and "receipt" not in kinds
+    assert f"{command}:" in text_of(_last(table, "Agatha", "answer"))
