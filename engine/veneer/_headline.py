@@ -21,7 +21,8 @@ __all__ = ["asked", "headline"]
 
 
 def headline(state: VeneerState, events: Sequence[Event], viewer: str) -> str | None:
-    """ "You have 7 coins (+2); Ben's attack on you destroyed 1 coin; Austerity passed 3–2"."""
+    """ "You have 7 coins (+2); Ben's attack on you destroyed 1 coin; Austerity passed 3–2" (one
+    sentence: only its first word has a capital)."""
     if viewer not in state.names:
         return None
     if any(isinstance(e, PlayerEliminated) and e.player == viewer for e in events):
@@ -31,7 +32,7 @@ def headline(state: VeneerState, events: Sequence[Event], viewer: str) -> str | 
     parts = [f"You have {_count(coins, 'coin')}" + (f" ({change:+d})" if change else "")]
     for e in events:
         if isinstance(e, AttackResolved) and viewer in (e.attacker, e.target):
-            whose = "Your attack on " + e.target if e.attacker == viewer else f"{e.attacker}'s attack on you"
+            whose = "your attack on " + e.target if e.attacker == viewer else f"{e.attacker}'s attack on you"
             parts.append(f"{whose} destroyed {_count(e.coins_destroyed, 'coin')}")
         elif isinstance(e, AllianceFormed) and viewer in (e.first, e.second):
             parts.append(f"you are allied with {e.second if e.first == viewer else e.first}")

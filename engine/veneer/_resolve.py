@@ -184,13 +184,12 @@ def _muster(state: VeneerState, orders: Orders, rng: random.Random, events: list
     rest = _checked(state, active, orders.get(active, ()), events)
     state = _buy_and_reassign(state, active, rest, events)
     attacks = [Attack(active, o.name, o.count) for o in rest if o.verb == "attack"]
-    if not attacks and must_attack(state) and not law_in_force(state, "no_attacks"):
+    forced = not attacks and must_attack(state) and not law_in_force(state, "no_attacks")
+    if forced:  # only the attack the rule makes for a player who declared none is "forced"
         state, attacks = _forced_attack(state, active)
     for attack in attacks:
         events.append(
-            AttackDeclared(
-                attacker=active, target=attack.target, attackers=attack.attackers, forced=must_attack(state)
-            )
+            AttackDeclared(attacker=active, target=attack.target, attackers=attack.attackers, forced=forced)
         )
     state = eliminate_broke(state, events)
     return dataclasses.replace(state, attacks=tuple(attacks), stage="response" if attacks else "end")

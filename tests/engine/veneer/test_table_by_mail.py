@@ -166,3 +166,36 @@ def test_the_coins_chart_ends_with_the_coins_the_mail_reports(tmp_path: Path, ri
     assert ledger["Agatha"] == 1
     assert {name: values[-1] for name, values in chart(mail).items()} == ledger
     assert chart(mail)["Agatha"] == [4, 1]  # as turn 1 began, and now
+
+
+def _war_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat dealt the Diplomats only, Declaration of War on top of the pile."""
+
+    def setup(players: Sequence[str], options: Any, rng: random.Random) -> VeneerState:
+        state = new_game(players, options, rng)
+        plain = tuple(dataclasses.replace(s, dealt=("Diplomats",)) for s in state.seats)
+        rest = tuple(c for c in state.pile if c != "Declaration of War")
+        return dataclasses.replace(state, seats=plain, pile=("Declaration of War", *rest))
+
+    monkeypatch.setattr(ruleset, "new_game", setup)
+
+
+def test_an_attack_the_player_declared_under_a_forced_turn_is_not_called_forced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Declaration of War makes Agatha attack; she names Barney herself. Everyone's mail says she
+    attacks Barney, not that she "was forced to attack" him (that is the attack the rule makes for a
+    player who declares none); her report's top line is one sentence."""
+    _war_first(monkeypatch)
+    t = seated(tmp_path)
+    t.tick(at(0, 8, 5))
+    step(t)  # every faction by default; Agatha flips Declaration of War
+    state = step(t, {p: "vote yes" for p in PLAYERS})
+    assert (state.stage, state.forced) == ("muster", True)
+    step(t, {"Agatha": "reassign 1 to attackers\nattack Barney with 1"})
+    told = [text_of(t.sent(address(p))[-1]) for p in PLAYERS]
+    assert all("Agatha attacks Barney with 1 attacker." in text for text in told)
+    assert not any("was forced" in text for text in told)
+    step(t)  # Barney's defender intercepts by default
+    top = text_of(t.sent(address("Agatha"))[-1]).split("\n\n")[1]
+    assert top.startswith("You have ") and "; your attack on Barney destroyed 0 coins" in top
