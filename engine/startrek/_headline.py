@@ -10,6 +10,7 @@ from engine.core import Event
 from engine.diplomacy import adjustment_due
 from engine.startrek._events import OrderResolved
 from engine.startrek._factions import MAP
+from engine.startrek._parse import unit_text
 from engine.startrek._state import StarTrekState
 
 __all__ = ["asked", "headline"]
@@ -27,7 +28,7 @@ def headline(state: StarTrekState, events: Sequence[Event], viewer: str) -> str 
     position = state.position
     centres, units = len(position.centres_of(faction)), len(position.units_of(faction))
     parts = [f"You hold {_count(centres, 'centre')} and {_count(units, 'unit')}"]
-    dislodged = [str(d.unit) for d in position.dislodged if d.unit.power == faction]
+    dislodged = [unit_text(d.unit) for d in position.dislodged if d.unit.power == faction]
     if dislodged:
         parts.append(f"dislodged: {', '.join(dislodged)}")
     results = {e.order: e.result for e in events if isinstance(e, OrderResolved) and e.faction == faction}
@@ -53,7 +54,7 @@ def _count(n: int, word: str) -> str:
 
 
 def asked(state: StarTrekState, player: str) -> str | None:
-    """ "Orders for Spring 2370", "Retreats due: F vulcan", "Builds: 2", "Disbands: 1"; nothing in an
+    """ "Orders for Spring 2370", "Retreats due: ship vulcan", "Builds: 2", "Disbands: 1"; nothing in an
     intelligence window (its orders stand; the informed may amend them)."""
     faction = state.factions.get(player)
     if faction is None or state.result is not None or state.held is not None:
@@ -61,7 +62,7 @@ def asked(state: StarTrekState, player: str) -> str | None:
     position = state.position
     match position.phase.kind:
         case "retreat":
-            mine = [str(d.unit) for d in position.dislodged if d.unit.power == faction]
+            mine = [unit_text(d.unit) for d in position.dislodged if d.unit.power == faction]
             return f"Retreats due: {', '.join(mine)}" if mine else None
         case "adjustment":
             due = adjustment_due(MAP, position, faction)

@@ -208,7 +208,7 @@ def test_a_full_game_to_a_romulan_solo_victory(tmp_path: Path) -> None:
 def test_the_window_is_mailed_only_to_the_informed_and_their_deadline_orders_stand(tmp_path: Path) -> None:
     t = table(tmp_path, reminders="1h")
     t.tick(at(0, 8, 5))
-    assert "You play the Romulan. Your ability: Tal Shiar (once per game)." in last_text(t, "Rom")  # welcome
+    assert "You play Romulan.\n  - Your ability: Tal Shiar (once per game)." in last_text(t, "Rom")  # welcome
     files = {str(p.get_filename()) for p in t.sent("rom@players.test")[-1].walk() if p.get_filename()}
     maps = files - {"deadline.ics"}  # the calendar event of the deadline beside them (issue 30)
     assert len(maps) == 4 and all("-romulan" in f for f in maps)  # its own opening maps, PNG and SVG
