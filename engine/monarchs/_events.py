@@ -54,6 +54,7 @@ class HexBattleFought(Event):
     regiments: Mapping[str, int] = field(default_factory=dict)
     strengths: Mapping[str, float] = field(default_factory=dict)
     retreats: tuple[str, ...] = ()  # "red: 1 to D4", "red: 1 surrounded and lost"
+    owner: str | None = None  # the hex's owner at the start of the turn: a winner not it took the hex
 
 
 @dataclass(frozen=True, kw_only=True)

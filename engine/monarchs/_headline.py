@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.core import Event
-from engine.monarchs._events import HexLost, HexTaken, TurnScored
+from engine.monarchs._events import CarrierReported, HexBattleFought, HexLost, HexTaken, TurnScored
 
 if TYPE_CHECKING:
     from engine.monarchs._state import MonarchsState
@@ -17,17 +17,33 @@ __all__ = ["asked", "headline"]
 
 
 def headline(state: MonarchsState, events: Sequence[Event], viewer: str) -> str | None:
-    """ "Red scored 7 this turn (total 21): 2 hexes taken, 1 lost"."""
+    """ "Red scored 7 this turn (total 21): 2 hexes taken, 1 lost". A court's monarch, who sees no
+    map, is told only what its carrier did (the map's events go to the courtier holding it)."""
     nation = state.nation_of(viewer)
     if nation is None:
         return None
+    scored = next((e for e in events if isinstance(e, TurnScored) and e.nation == nation), None)
+    if scored is None:
+        return _carrier(events, nation)
+    battles = [e for e in events if isinstance(e, HexBattleFought)]
     taken = {e.hex for e in events if isinstance(e, HexTaken) and e.nation == nation}
+    taken |= {e.hex for e in battles if e.winner == nation and e.owner != nation}
     lost = {e.hex for e in events if isinstance(e, HexTaken) and e.previous == nation}
     lost |= {e.hex for e in events if isinstance(e, HexLost) and e.nation == nation}
-    scored = next((e for e in events if isinstance(e, TurnScored) and e.nation == nation), None)
-    said = f"{nation.title()} scored {scored.points} this turn (total {scored.total})" if scored else ""
+    lost |= {e.hex for e in battles if e.owner == nation and e.winner != nation}
     hexes = f"{_count(len(taken), 'hex', 'hexes')} taken, {len(lost - taken)} lost"
-    return f"{said}: {hexes}" if said else f"{nation.title()}: {hexes}"
+    return f"{nation.title()} scored {scored.points} this turn (total {scored.total}): {hexes}"
+
+
+def _carrier(events: Sequence[Event], nation: str) -> str | None:
+    """A court's monarch's own result: whether its carrier delivered (never what happened)."""
+    report = next((e for e in events if isinstance(e, CarrierReported) and e.nation == nation), None)
+    if report is None:
+        return None
+    if not report.carrier:
+        return f"You named no carrier for turn {report.turn}: {nation.title()} gave no orders"
+    did = f"delivered {nation.title()}'s orders" if report.delivered else "delivered no orders"
+    return f"Your carrier {report.carrier} {did} for turn {report.turn}"
 
 
 def _count(n: int, one: str, many: str) -> str:

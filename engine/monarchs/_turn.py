@@ -45,7 +45,7 @@ def play_turn(
     )
     told = None if state.court is not None else delivered  # court mode: each monarch alone is told
     events: list[Event] = [TurnResolved(turn=state.turn, turns=state.turns, delivered=told)]
-    events += _battle_events(result, viewers)
+    events += _battle_events(state.position, result, viewers)
     events += _hexes_lost(state.position, result, viewers)
     for nation in NATIONS:
         events.append(_map(after, nation, state.turn, viewers[nation]))
@@ -79,7 +79,7 @@ def recap(result: TurnResult, orders: Mapping[str, Orders]) -> dict[str, Recap]:
     }
 
 
-def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:
+def _battle_events(before: Position, result: TurnResult, viewers: Viewers) -> list[Event]:
     events: list[Event] = []
     for b in result.border_battles:
         events.append(
@@ -94,7 +94,7 @@ def _battle_events(result: TurnResult, viewers: Viewers) -> list[Event]:
             )
         )
     for hb in result.hex_battles:
-        events.append(_hex_battle(hb, viewers))
+        events.append(_hex_battle(hb, viewers, before.owners.get(hb.hex)))
     for hex_name, nation, previous in result.taken:
         audience = viewers[nation] | (viewers[previous] if previous else frozenset())
         events.append(HexTaken(audience=audience, hex=hex_name, nation=nation, previous=previous))
@@ -114,7 +114,7 @@ def _hexes_lost(before: Position, result: TurnResult, viewers: Viewers) -> list[
     return lost
 
 
-def _hex_battle(battle: HexBattle, viewers: Viewers) -> HexBattleFought:
+def _hex_battle(battle: HexBattle, viewers: Viewers, owner: str | None) -> HexBattleFought:
     retreats = tuple(
         f"{r.nation}: {r.regiments} to {r.to}" if r.to else f"{r.nation}: {r.regiments} surrounded and lost"
         for r in battle.retreats
@@ -128,6 +128,7 @@ def _hex_battle(battle: HexBattle, viewers: Viewers) -> HexBattleFought:
         regiments=battle.regiments,
         strengths={n: round(s, 2) for n, s in battle.strengths.items()},
         retreats=retreats,
+        owner=owner,
     )
 
 

@@ -83,3 +83,24 @@ def test_the_turns_map_in_the_mail_shows_the_players_move_and_boost(tmp_path: Pa
     svg = svg.decode() if isinstance(svg, bytes) else svg
     assert 'class="move" data-nation="red" data-move="H6-I5" data-regiments="3"' in svg
     assert 'class="boost" data-nation="red" data-hex="I5"' in svg
+
+
+def test_the_top_line_counts_hexes_won_and_lost_in_battle(tmp_path: Path) -> None:
+    """Issue 30's top line: a hex taken in a battle is taken, one lost in a battle is lost (it said
+    "0 hexes taken, 0 lost" whenever a battle decided it). The seed is fixed: Red wins both."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Rhea", "3 H6 I5")  # Red and Green meet on the free centre
+    write(t, "Gus", "3 J6 I5")
+    t.tick(at(0, 20, 5))
+    red, green = last_text(t, "Rhea"), last_text(t, "Gus")
+    assert "Battle on I5: Red 3 (strength 3.99), Green 3 (strength 3.53) — Red won" in red
+    assert red.splitlines()[2] == "Red scored 23 this turn (total 23): 1 hex taken, 0 lost"
+    assert green.splitlines()[2].endswith(": 0 hexes taken, 0 lost")  # the centre was nobody's
+
+    write(t, "Rhea", "3 G5 H4")  # Red attacks Blue's H4, held by 3
+    t.tick(at(1, 20, 5))
+    red, blue = last_text(t, "Rhea"), last_text(t, "Bea")
+    assert "Battle on H4: Blue 3 (strength 3.65), Red 3 (strength 3.71) — Red won" in red
+    assert red.splitlines()[2] == "Red scored 48 this turn (total 71): 1 hex taken, 0 lost"
+    assert blue.splitlines()[2] == "Blue scored 34 this turn (total 54): 0 hexes taken, 1 lost"

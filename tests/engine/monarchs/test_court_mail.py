@@ -69,3 +69,25 @@ def test_the_ledger_calls_the_nations_score_so_in_court_mode(tmp_path: Path) -> 
     t.tick(at(0, 8, 5))
     headers = ledger_row(tmp_path, "Nation")
     assert headers[3:6] == ("Orders last turn", "Nation score", "Orders in")
+
+
+def test_a_monarch_who_sees_no_map_is_told_its_carriers_deed_at_the_top(tmp_path: Path) -> None:
+    """The top line of a court's monarch said "Red: 0 hexes taken, 0 lost" every turn, even in the
+    guesses phase, though the map's events go only to the courtier holding it: it tells what the
+    monarch does learn, whether its carrier delivered."""
+    t = court_table(tmp_path)
+    t.tick(at(0, 8, 5))
+    t.mail(address("Rex"), "carrier R1\nmap to R2")
+    t.mail(address("Gil"), "carrier G1\nmap to G2")
+    t.tick(at(0, 9))
+    t.mail(address("R1"), "3 H6 I5")  # Red takes the centre; Green's carrier stays silent
+    t.tick(at(0, 20, 5))
+    assert last_text(t, "Rex").splitlines()[2] == "Your carrier R1 delivered Red's orders for turn 1"
+    assert last_text(t, "Gil").splitlines()[2] == "Your carrier G1 delivered no orders for turn 1"
+    assert last_text(t, "Bly").splitlines()[2] == "You named no carrier for turn 1: Blue gave no orders"
+    assert "hexes taken" not in last_text(t, "Rex") and "hex taken" not in last_text(t, "Rex")
+    assert last_text(t, "R2").splitlines()[2] == "Here are the results of Turn 1 of 2."  # no line
+
+    t.tick(at(1, 20, 5))  # the last turn: nobody named a carrier; the guesses are asked
+    top = last_text(t, "Rex").splitlines()[2]
+    assert top == "You named no carrier for turn 2: Red gave no orders"
