@@ -87,7 +87,8 @@ def _boost(quoted: str, rest: Sequence[str]) -> Boost | LineError:
 def _not_a_hex(quoted: str, name: str, origin: str, target: str, regiments: int) -> LineError:
     near = near_names(name)
     other = target if name == origin else origin
-    best = sorted(near, key=lambda h: not (is_hex(other) and adjacent(h, other)))
+    # Only a neighbour of the other hex makes a move (never the other hex itself: "2 I5 I5").
+    best = [h for h in near if not is_hex(other) or adjacent(h, other)]
     if not best:
         return LineError(quoted, _no_hex_reason(name, near))
     fixed = (best[0], target) if name == origin else (origin, best[0])

@@ -104,3 +104,16 @@ def test_the_top_line_counts_hexes_won_and_lost_in_battle(tmp_path: Path) -> Non
     assert "Battle on H4: Blue 3 (strength 3.65), Red 3 (strength 3.71) — Red won" in red
     assert red.splitlines()[2] == "Red scored 48 this turn (total 71): 1 hex taken, 0 lost"
     assert blue.splitlines()[2] == "Blue scored 34 this turn (total 54): 0 hexes taken, 1 lost"
+
+
+def test_a_mistyped_hex_is_never_offered_as_a_move_onto_itself(tmp_path: Path) -> None:
+    """“2 I6 I5” was answered “Did you mean “2 I5 I5”?”: a move from the centre onto itself. A hex
+    offered for the mistyped name neighbours the other one, or nothing is offered."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Gus", "Hello\n2 I6 I5\n2 E3 F5\nGus")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Gus")
+    said = next(line for line in receipt.splitlines() if "“2 I6 I5”" in line)
+    assert said.strip() == "“2 I6 I5”: I6 is not a hex — the hexes nearest that name are I5 and I7."
+    assert "Did you mean “2 E3 F4”?" in receipt  # a neighbour of the other hex is still offered
