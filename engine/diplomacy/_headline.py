@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from engine.diplomacy._position import Position
     from engine.diplomacy._ruleset import DiplomacyState
 
-__all__ = ["asked", "headline", "orders_said", "units_said"]
+__all__ = ["asked", "defaults_said", "headline", "orders_said", "units_said"]
 
 SHOWN = 2  # failed orders named in the line; the report lists them all
 WORDS = {"succeeds": "succeeded", "fails": "failed", "illegal": "was illegal"}
@@ -27,8 +27,10 @@ def headline(state: DiplomacyState, events: Sequence[Event], viewer: str) -> str
     if power is None:
         return None
     results = [(e.order, e.result) for e in events if isinstance(e, OrderResolved) and e.power == power]
-    results += [(e.order, e.result) for e in events if isinstance(e, OrderDefaulted) and e.power == power]
-    return "; ".join(filter(None, (units_said(state.position, power), orders_said(results))))
+    # What the rules did for units and builds nobody ordered is no order of the player's to succeed.
+    defaulted = [e.order for e in events if isinstance(e, OrderDefaulted) and e.power == power]
+    said = (units_said(state.position, power), orders_said(results), defaults_said(defaulted))
+    return "; ".join(filter(None, said))
 
 
 def units_said(position: Position, power: str) -> str:
@@ -52,6 +54,14 @@ def orders_said(results: Sequence[tuple[str, str]]) -> str:
     done = f"{len(results) - len(failed)} of {len(results)} orders succeeded"
     named = ", ".join(failed[:SHOWN]) + (f" and {len(failed) - SHOWN} more" if len(failed) > SHOWN else "")
     return f"{done} ({named} failed)"
+
+
+def defaults_said(orders: Sequence[str]) -> str:
+    """ "no order given: A con H, A smy H and 1 more"; "" when every unit and build was ordered."""
+    if not orders:
+        return ""
+    more = f" and {len(orders) - SHOWN} more" if len(orders) > SHOWN else ""
+    return f"no order given: {', '.join(orders[:SHOWN])}{more}"
 
 
 def _count(n: int, word: str) -> str:
