@@ -6,6 +6,7 @@ the last turn's orders each monarch names the traitors it suspects."""
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections.abc import Mapping
@@ -28,6 +29,7 @@ _GUESS = re.compile(
     re.IGNORECASE,
 )
 CHOICES = ("carrier ", "map to ")  # the canonical lines of a monarch's choices
+_HEXLIKE_ORDER = re.compile(r"\b[a-q]\d\b", re.IGNORECASE)  # a handed order names a hex
 HAND = "hand "  # a monarch's canonical line of orders handed to its carrier through Courier
 _HAND = re.compile(r"^\s*hand\s*:?\s+(.+?)\s*$", re.IGNORECASE)
 NOT_HERE = (
@@ -56,7 +58,7 @@ def parse_choices(state: MonarchsState, court: Court, nation: str, player: str, 
             continue
         match = _CARRIER.match(line) or _MAP_TO.match(line)
         if match is None:
-            errors.append(LineError(line.strip(), _too_early(state, line) or NOT_HERE))
+            errors.append(_misspelt(line) or LineError(line.strip(), _too_early(state, line) or NOT_HERE))
             continue
         kind = "carrier " if match.re is _CARRIER else "map to "
         name, error = _eligible(court, nation, match.group(1), line, kind)
@@ -71,6 +73,18 @@ def parse_choices(state: MonarchsState, court: Court, nation: str, player: str, 
         errors += [replace(e, line=f"{HAND}{e.line}") for e in handed.errors]
     notes = handed.notes if handed is not None else ()
     return Submission(player, tuple(lines_out), tuple(errors), notes)
+
+
+def _misspelt(line: str) -> LineError | None:
+    """“carier G1”, “hnad 3 J6 I5”: a typo in a monarch's own word, answered with the line meant."""
+    first, *rest = line.split(maxsplit=1)
+    meant = difflib.get_close_matches(first.lower(), ("carrier", "hand"), n=1, cutoff=0.75)
+    said = rest[0] if rest else ""
+    # Only when the rest reads as what the word takes ("Hard choice…" is chit-chat, not a hand).
+    if not meant or not (_HEXLIKE_ORDER.search(said) if meant[0] == "hand" else len(said.split()) == 1):
+        return None
+    reason = f"“{first}” is not a word of a monarch's mail"
+    return LineError(line.strip(), reason, " ".join([meant[0], *rest]))
 
 
 def _too_early(state: MonarchsState, line: str) -> str | None:

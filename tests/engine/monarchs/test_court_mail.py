@@ -91,3 +91,16 @@ def test_a_monarch_who_sees_no_map_is_told_its_carriers_deed_at_the_top(tmp_path
     t.tick(at(1, 20, 5))  # the last turn: nobody named a carrier; the guesses are asked
     top = last_text(t, "Rex").splitlines()[2]
     assert top == "You named no carrier for turn 2: Red gave no orders"
+
+
+def test_a_misspelt_carrier_or_hand_line_is_answered_with_the_word_meant(tmp_path: Path) -> None:
+    """“carier G1” was answered as if the monarch had sent orders (“in court mode your orders reach
+    Courier only in your carrier's mail…”): a typo in the word gets a “did you mean”."""
+    t = court_table(tmp_path)
+    t.tick(at(0, 8, 5))
+    t.mail(address("Gil"), "carier G1\nmap to G2\nhnad 3 J6 I5\nHard choice, this one")
+    t.tick(at(0, 9))
+    receipt = last_text(t, "Gil")
+    assert "“carier G1”: “carier” is not a word of a monarch's mail. Did you mean “carrier G1”?" in receipt
+    assert "“hnad 3 J6 I5”: “hnad” is not a word of a monarch's mail. Did you mean “hand 3 J6 I5”?" in receipt
+    assert "Did you mean “hand choice" not in receipt  # chit-chat is not taken for a hand line
