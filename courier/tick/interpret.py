@@ -53,6 +53,10 @@ FORWARDED = "Forwarded text in your mail was ignored: only your own words count 
 REUSED_ID = (
     "Your mail reused the Message-ID of an earlier mail with other content; it was read as a new mail."
 )
+# A command below orders (`loot` then `status`) is not done: a mail that starts with orders is orders.
+COMMAND_AMONG_ORDERS = (
+    "“{}” was not done: a command counts only at the top of a mail; send it in a mail of its own."
+)
 # A secret may hold spaces (`secret: open sesame`); spaces around it do not count.
 SECRET_LINE = re.compile(r"^[ \t]*(?:secret|password)[ \t]*[:=][ \t]*(\S(?:[^\n]*\S)?)[ \t]*$", re.I | re.M)
 
@@ -362,7 +366,11 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         state=new_state,
         parsed=replace(
             parsed,
-            notes=(*_shell_notes(tick, item, letter, subject), *parsed.notes),
+            notes=(
+                *_shell_notes(tick, item, letter, subject),
+                *_commands_among(ruleset, state, player.name, text),
+                *parsed.notes,
+            ),
             # Quote furniture that survived the cut ("On … wrote:") is no order attempt to quote back.
             errors=tuple(e for e in parsed.errors if not is_furniture(e.line, quote_rules(tick))),
         ),
@@ -455,6 +463,17 @@ def _without_our_lines(
 
     sent = reduce(operator.or_, map(SentLines.unpack, found))
     return without_quoted(text, sent, is_order=is_order)
+
+
+def _commands_among(ruleset: Any, state: Any, player: str, text: str) -> list[str]:
+    """The commands written in a mail read as orders (`rules` under a greeting, `status` after
+    `loot`): the receipt says they were not done, rather than dropping them unsaid."""
+    found = [
+        line.strip()
+        for line in text.splitlines()
+        if first_verb(line) in PLAYER_VERBS and not ruleset.parse(state, player, line).orders
+    ]
+    return [COMMAND_AMONG_ORDERS.format(line) for line in found[:5]]
 
 
 def _shell_notes(tick: Tick, item: Input, letter: Letter, subject: str) -> list[str]:
