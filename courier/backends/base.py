@@ -64,16 +64,17 @@ class SheetSnapshot:
     config_cells: dict[str, str] = field(default_factory=dict)
     player_rows: list[int] = field(default_factory=list)
     # The Ledger tab as the text a person sees (trailing blanks trimmed): the tick compares it with
-    # what the journal says it should be, and its first row names the game once it is running.
+    # what the journal says it should be, and its "Game" row names the game once it is running.
     ledger: tuple[tuple[str, ...], ...] = ()
     # Form rows skipped because their Timestamp reads as no time, one sentence each for the organiser.
     unreadable: tuple[str, ...] = ()
 
     @property
     def running_game(self) -> str | None:
-        """The game id the Ledger names ("Game | truce-1 | Phase ..."): written once a game started."""
-        first = self.ledger[0] if self.ledger else ()
-        return first[1] if len(first) > 1 and first[0] == "Game" and first[1] else None
+        """The game id the Ledger names ("Game | truce-1 | Phase ..." under its table, or its first
+        row as Courier wrote it before issue 29): written once a game started."""
+        facts = next((row for row in self.ledger if len(row) > 1 and row[0] == "Game" and row[1]), ())
+        return facts[1] if facts else None
 
 
 class Workbook(Protocol):

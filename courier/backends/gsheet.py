@@ -59,6 +59,7 @@ from courier.backends.sheet_tables import (
     CONFIG_TAB,
     HISTORY_TAB,
     LEDGER_TAB,
+    NARROWEST,
     PLAYERS_TAB,
     RESPONSES_TAB,
     Cell,
@@ -66,6 +67,7 @@ from courier.backends.sheet_tables import (
     Shown,
     Table,
     column_letter,
+    column_widths,
     example_tabs,
     find_title,
     is_responses_tab,
@@ -142,6 +144,7 @@ class GoogleSheet:
         self._meta: _Metadata | None = None
         self._extents: dict[str, Extent] = {}  # Ledger and History as last read or written
         self._tables: dict[str, Table] | None = None  # every tab as last read
+        self._widths: dict[str, list[int]] = {}  # public tabs' column widths as this set them
 
     # --- the Workbook protocol -------------------------------------------------------------------
 
@@ -168,9 +171,27 @@ class GoogleSheet:
         grids = {title: _grid(rows, meta.zone) for title, rows in zip(titles, (ledger, history), strict=True)}
         padded = {title: _pad(rows, self._extents.get(title, (0, 0))) for title, rows in grids.items()}
         cells = self._player_cells(players or {})
-        self._write(meta, padded, cells)
+        widths = self._wider(grids)
+        self._write(meta, padded, cells, widths=widths)
         self._remember(cells)
         self._extents.update((title, _extent(rows)) for title, rows in grids.items())
+        self._widths.update(widths)
+
+    def _wider(self, grids: Mapping[str, list[list[object]]]) -> dict[str, list[int]]:
+        """The public tabs whose text now needs wider columns than what they held (a game's first
+        Ledger, a substitute's longer name): each column's width (``column_widths``), set in the
+        same write. A tab whose text fits what it held keeps its widths, and the write stays a
+        plain values update."""
+        wider: dict[str, list[int]] = {}
+        for title, grid in grids.items():
+            held = self._widths.get(title)
+            if held is None:
+                table = (self._tables or {}).get(title)
+                held = column_widths([[text(v, f) for v, f in row] for row in table.rows]) if table else []
+            need = column_widths(grid)
+            if any(w > (held[i] if i < len(held) else NARROWEST) for i, w in enumerate(need)):
+                wider[title] = need
+        return wider
 
     def update_players(self, changes: Mapping[str, Mapping[str, str]]) -> None:
         cells = self._player_cells(changes)
@@ -238,17 +259,24 @@ class GoogleSheet:
         meta: _Metadata,
         grids: Mapping[str, list[list[object]]],
         cells: Mapping[str, Mapping[tuple[int, int], object]] | None = None,
+        *,
+        widths: Mapping[str, list[int]] | None = None,
     ) -> None:
         """Every grid from A1 in ONE request: a RAW ``values:batchUpdate`` when the tabs exist and
-        are big enough; else one ``spreadsheets.batchUpdate`` that adds or grows them and then
-        writes the cells (its requests apply in order, all or none), so even the first
-        publication costs one write."""
-        cells = cells or {}
+        are big enough; else one ``spreadsheets.batchUpdate`` that adds or grows them (or sets
+        columns' ``widths``, in characters) and then writes the cells (its requests apply in order,
+        all or none), so even the first publication costs one write."""
+        cells, widths = cells or {}, widths or {}
         new_tabs, changes = self._room(meta, {title: _extent(grid) for title, grid in grids.items()})
-        if not changes:
+        if not changes and not widths:
             self._put(grids, cells)
             return
         tabs = {**meta.tabs, **new_tabs}
+        changes += [
+            _column_width(tabs[title].sheet_id, column, width)
+            for title, need in widths.items()
+            for column, width in enumerate(need)
+        ]
         writes = [_update_cells(tabs[title].sheet_id, grid) for title, grid in grids.items() if grid]
         writes += [
             _update_cells(tabs[title].sheet_id, [[value]], at=at)
@@ -520,6 +548,20 @@ def _update_cells(sheet_id: int, grid: list[list[object]], *, at: tuple[int, int
     rows = [{"values": [_cell_data(value) for value in row]} for row in grid]
     start = {"sheetId": sheet_id, "rowIndex": at[0], "columnIndex": at[1]}
     return {"updateCells": {"start": start, "rows": rows, "fields": "userEnteredValue"}}
+
+
+def _column_width(sheet_id: int, column: int, width: int) -> dict[str, Any]:
+    """An updateDimensionProperties request: one column ``width`` characters wide (Google's default
+    column, 100 pixels, holds about 12)."""
+    span = {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": column, "endIndex": column + 1}
+    pixels = max(100, 8 * width)
+    return {
+        "updateDimensionProperties": {
+            "range": span,
+            "properties": {"pixelSize": pixels},
+            "fields": "pixelSize",
+        }
+    }
 
 
 def _cell_data(value: object) -> dict[str, Any]:

@@ -164,6 +164,22 @@ def normalise(title: str) -> str:
     return " ".join(plain.casefold().split())
 
 
+# A public tab's column is as wide as its longest text (a player's name, a round's label), within
+# these bounds in characters: the narrowest keeps a number readable, the widest wraps a long line.
+NARROWEST, WIDEST = 10, 80
+
+
+def column_widths(rows: Sequence[Sequence[object]]) -> list[int]:
+    """Each column's width in characters for the Ledger and History tabs (issue 29: names were cut)."""
+    widths: list[int] = []
+    for row in rows:
+        widths.extend([NARROWEST] * (len(row) - len(widths)))
+        for i, value in enumerate(row):
+            if value is not None and value != "":
+                widths[i] = max(widths[i], min(len(str(value)) + 2, WIDEST))
+    return widths
+
+
 def column_letter(index: int) -> str:
     """0 -> A, 25 -> Z, 26 -> AA."""
     letters = ""

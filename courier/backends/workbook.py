@@ -36,6 +36,7 @@ from courier.backends.sheet_tables import (
     Cell,
     Row,
     Table,
+    column_widths,
     example_tabs,
     find_title,
     is_responses_tab,
@@ -99,6 +100,7 @@ class XlsxWorkbook:
             sheet = _find_tab(book, title) or book.create_sheet(title)
             sheet.delete_rows(1, sheet.max_row)
             _fill(sheet, rows, self.zone)
+            _fit_columns(sheet)
         if players:
             self._set_players(book, players)
         self._save(book, read)
@@ -238,9 +240,10 @@ def _is_blank(sheet: Worksheet) -> bool:
 
 
 def _fit_columns(sheet: Worksheet) -> None:
-    for index, column in enumerate(sheet.columns, start=1):
-        width = max(len(str(cell.value or "")) for cell in column)
-        sheet.column_dimensions[get_column_letter(index)].width = min(max(width + 2, 10), 80)
+    """Each column as wide as its longest text (``column_widths``, as xlsx_tabs.py writes them)."""
+    rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    for index, width in enumerate(column_widths(rows), start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
 
 
 # --- reading -------------------------------------------------------------------------------------

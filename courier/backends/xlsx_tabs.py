@@ -1,10 +1,11 @@
 """Reading and replacing whole tabs of an .xlsx without loading the rest of the file.
 
-openpyxl loads and saves every tab to change one, and History grows by a row per player per round,
-so publishing a game at round 50 cost five times what it cost at round 1. Here only the tab's own
-XML part is rewritten (what comes before and after its cells, such as column widths, is kept) and
-every other part of the zip is copied as it was. Strings are written inline, so the shared-string
-table, which every read of the workbook loads whole, holds no History.
+openpyxl loads and saves every tab to change one, and History grows by a row per public event, so
+publishing a game at round 50 cost five times what it cost at round 1. Here only the tab's own XML
+part is rewritten (what comes before and after its cells is kept, but its column widths, which
+follow what the cells hold) and every other part of the zip is copied as it was. Strings are
+written inline, so the shared-string table, which every read of the workbook loads whole, holds no
+History.
 
 History only grows (a round's rows never change), so a tab whose first rows are those written last
 time keeps their XML and only the new rows are written: the zip comment records, for each tab
@@ -40,7 +41,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from courier.backends.files import ChangedMeanwhile, FileStamp, atomic_writer, changed_since
-from courier.backends.sheet_tables import find_title
+from courier.backends.sheet_tables import column_widths, find_title
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELATIONSHIP = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -52,6 +53,7 @@ WORKBOOK_RELS = "xl/_rels/workbook.xml.rels"
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 _SHEET_DATA = re.compile(rb"<sheetData\s*/>|<sheetData(?:\s[^>]*)?>.*?</sheetData>", re.DOTALL)
 _DIMENSION = re.compile(rb"<dimension\s[^>]*/>")
+_COLS = re.compile(rb"<cols\s*/>|<cols(?:\s[^>]*)?>.*?</cols>", re.DOTALL)
 
 
 def replace_cells(path: Path, tabs: Mapping[str, Sequence[Sequence[Any]]]) -> bool:
@@ -148,8 +150,18 @@ def _with_rows(
     data = (found.group()[: -len(b"</sheetData>")] if kept else b"<sheetData>") + data
     corner = f"{get_column_letter(max(width, 1))}{max(len(rows), 1)}"
     head = _DIMENSION.sub(f'<dimension ref="A1:{corner}"/>'.encode(), sheet[: found.start()], count=1)
+    head = _COLS.sub(b"", head) + _cols_xml(rows)  # <cols> comes right before <sheetData>
     part = head + data + b"</sheetData>" + sheet[found.end() :]
     return part, _Written(len(rows), width, _digest(rows), zlib.crc32(part))
+
+
+def _cols_xml(rows: Sequence[Sequence[Any]]) -> bytes:
+    """Each column as wide as its longest text (``column_widths``), as ``<cols>`` says it."""
+    cols = "".join(
+        f'<col min="{n}" max="{n}" width="{w}" customWidth="1"/>'
+        for n, w in enumerate(column_widths(rows), start=1)
+    )
+    return f"<cols>{cols}</cols>".encode() if cols else b""
 
 
 def _tab_parts(archive: zipfile.ZipFile) -> dict[str, str] | None:

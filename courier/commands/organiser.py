@@ -18,6 +18,7 @@ from courier.commands.step import Refused, Step, leave_seat, move_seat, status_l
 from courier.commands.syntax import Command, until_time
 from courier.config.game import BOT_DOMAIN, GameConfig, Player
 from courier.state.control import control, kicked, round_key, seat_label, with_seats
+from courier.state.history import forget_undone
 from courier.state.newcomers import participants, players_of
 from engine.core import Amendable, Outcome, Ranked, Ruleset, fold
 
@@ -109,6 +110,7 @@ def rollback(step: Step, command: Command) -> str:
         step.row = dataclasses.replace(step.row, setup={**step.row.setup, "joined": joined})
     step.db.void_submissions(game, later)
     step.db.undo_rounds(game, keys[index:], at=step.tick.now)
+    forget_undone(step.tick, step.db, game, kept=index)  # History no longer lists what was undone
     ruleset = step.loaded.config.ruleset
     state = ruleset.from_json(record["state_before"])
     paused = control(journal, game).get("paused")

@@ -78,7 +78,8 @@ class PressRecord(TypedDict):
 
 
 class HistoryRows(TypedDict, total=False):
-    """A game's History tab as built so far (courier/tick/publish.py)."""
+    """A game's History tab as built before issue 29 (standings per player per round); no longer
+    written or read: History is built from ``HISTORY`` alone. Old journals may still hold it."""
 
     header: list[Any]
     blocks: list[list[list[Any]]]
@@ -153,10 +154,13 @@ def _sorted_json(value: Any) -> str:
 CONFIG: MetaKind[GoodConfig] = MetaKind("config/", "game → last valid config", _sorted_json, json.loads)
 PUBLISHED: MetaKind[str] = MetaKind("published/", "game → digest of the tabs last written", _text, _text)
 HISTORY_ROWS: MetaKind[HistoryRows] = MetaKind(
-    "history-rows/", "game → its History tab's rows so far", _json, json.loads
+    "history-rows/", "game → its History tab's rows (before issue 29; no longer used)", _json, json.loads
 )
 HISTORY: MetaKind[list[list[Any]]] = MetaKind(
-    "history/", "game → public notes, [rounds before it, text]", _json, json.loads
+    "history/",
+    "game → History: [rounds before it, text] (a note), [..., text, round label]",
+    _json,
+    json.loads,
 )
 CONTROL: MetaKind[dict[str, Any]] = MetaKind(
     "control/", "game → paused, away, epoch (rollbacks)…", _sorted_json, json.loads

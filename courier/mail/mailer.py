@@ -374,12 +374,19 @@ class Mailer:
             recipient_email=organiser,
             news=tuple(news),
         )
-        if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
-            events = ruleset.organiser_events(events)
-        lines = [self._event_line(ruleset.name, e) for e in events if e.public or not plays]
+        lines = self.organiser_lines(config, organiser, events)
         after = "" if ruleset.outcome(state) is not None else ruleset.phase(state).label  # never "Finished"
         ctx = ReportContext(mail=mail, public_lines=lines, next_phase_label=after)
         return self._send("report", ctx, to=organiser, key=key, pictures=pictures)
+
+    def organiser_lines(self, config: GameConfig, organiser: str, events: Sequence[Event]) -> list[str]:
+        """A round's events as the organiser reads them: each once, in full; only the public ones
+        for an organiser who also plays in the game."""
+        ruleset = config.ruleset
+        plays = config.player_by_email(organiser) is not None
+        if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
+            events = ruleset.organiser_events(events)
+        return [self._event_line(ruleset.name, e) for e in events if e.public or not plays]
 
     def reminder(
         self,

@@ -13,6 +13,7 @@ from typing import Any
 from courier.config.game import GameConfig, Player
 from courier.journal.interface import GameRow
 from courier.state.context import LoadedGame, Tick
+from courier.state.history import add_history_lines, history_lines
 from courier.state.news import hold, news_every
 from engine.core import Joinable, rng_for
 
@@ -65,6 +66,8 @@ def admit_newcomers(tick: Tick, loaded: LoadedGame) -> None:
                 kind="join",
             )
             db.set_state(row.id, config.ruleset.to_json(state))
+            label = ruleset.phase(ruleset.from_json(row.state)).label  # the round they joined in
+            add_history_lines(tick, db, row.id, label, history_lines(tick, ruleset, events))
             db.set_setup(row.id, setup)
             welcome = tick.mailer.welcome(config, player, state, replace(row, setup=setup), row.seed)
             tick.queue(

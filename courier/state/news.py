@@ -50,16 +50,19 @@ def hold(
     name: str,
     lines: Sequence[str],
     now: datetime,
+    cap: int | None = SHOWN,
 ) -> None:
     """Keep ``lines`` for ``to``, the seat ``name``'s address or the organiser's (``ORGANISER``), in
-    ``db``'s transaction, the one that made the news."""
+    ``db``'s transaction, the one that made the news. ``cap``: how many lines are kept one by one
+    (the rest counted); None for news nobody outside can make more of (a round's results)."""
     if not lines:
         return
     key = _name(game, to, name)
     held = NEWS.get(journal, key) or NewsHeld(
         game=game, to=to, name=name, since=now.isoformat(), lines=[], count=0
     )
-    shown = [*held["lines"], *lines][:SHOWN]
+    room = len(lines) if cap is None else max(0, cap - len(held["lines"]))  # what is kept stays
+    shown = [*held["lines"], *lines[:room]]
     NEWS.put(db, key, NewsHeld(**{**held, "name": name, "lines": shown, "count": held["count"] + len(lines)}))
 
 

@@ -38,6 +38,7 @@ from courier.mail.quote_rules import QuoteRules, RulesError, load_rules, shipped
 from courier.mail.quotes import is_furniture
 from courier.state.context import NOT_A_GAMES_FAULT, OPERATOR_ERRORS, LoadedGame, Tick
 from courier.state.control import kicked
+from courier.state.history import add_history_lines, history_lines
 from courier.state.newcomers import participants, players_of
 from courier.state.news import drop, hold, news_every, waiting
 from courier.tick.in_your_name import refuse_in_your_name, tell_in_your_name
@@ -395,6 +396,10 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
         new_json = ruleset.to_json(new_state)
         db.set_state(config.id, new_json)
         db.settle_input(item.id, status="used", game=config.id, player=player.name, phase_key=row.phase_key)
+        # What took effect in public (a Truce gift) is on History, in the round it happened in.
+        add_history_lines(
+            tick, db, config.id, ruleset.phase(state).label, history_lines(tick, ruleset, events)
+        )
         if tick.queue(db, key=f"receipt/{item.id}", message=receipt, game=config.id, kind="receipt"):
             if tick.held_last:  # a budget held the receipt: its news waits for the next mail
                 hold(

@@ -18,14 +18,13 @@ from courier.backends.sheet_tables import shown_rows
 from courier.backends.sheets_quota import NotReached
 from courier.config.game import is_bot_address
 from courier.journal.interface import GameRow
-from courier.journal.meta import HISTORY_ROWS, PUBLISHED, STALE, HistoryRows
+from courier.journal.meta import PUBLISHED, STALE
 from courier.mail.mailer import seed_hash
 from courier.state.awaited import phase_shown, with_orders
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import away, control, kicked
-from courier.state.history import history_notes
+from courier.state.history import history_notes, history_rows
 from courier.tick.sheets_first import left_behind
-from engine.core import Ruleset
 
 
 def publish_game(tick: Tick, loaded: LoadedGame) -> None:
@@ -71,7 +70,7 @@ def _publish(tick: Tick, loaded: LoadedGame) -> None:
         if players:
             loaded.workbook.update_players(players)
         return
-    history = history_table(tick, loaded.config.ruleset, row.id)
+    history = history_table(tick, row.id)
     # One write for all three tabs: a Google Sheet's quota counts requests.
     loaded.workbook.write_public(ledger=ledger, history=history, players=players)
     PUBLISHED.set(tick.journal, row.id, digest)
@@ -80,7 +79,7 @@ def _publish(tick: Tick, loaded: LoadedGame) -> None:
 def _digest_of_tabs(tick: Tick, game_id: str, ledger: list[list[Any]]) -> str:
     """A digest of what the public tabs show: the Ledger, and what History is made of (how many
     rounds, which never change once resolved unless a rollback takes them back, and the notes), so
-    a tick that changes neither does not build History (a row per player per round) to find out."""
+    a tick that changes neither does not build History to find out."""
     made_of = [
         tick.journal.round_count(game_id),
         _rollbacks(tick, game_id),
@@ -124,10 +123,7 @@ def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[An
     deadline = loaded.config.schedule.format_deadline(row.deadline) if row.deadline else "—"
     # The seed's hash is public from the start; the seed itself only once the game is over.
     seed = ["Seed", row.seed] if row.finished else ["Seed SHA-256", seed_hash(row.seed)]
-    table: list[list[Any]] = [
-        ["Game", row.id, "Phase", phase_shown(ruleset, state, row), "Deadline", deadline, *seed],
-        headers if "Orders in" in headers else [*headers, "Orders in"],
-    ]
+    table: list[list[Any]] = [headers if "Orders in" in headers else [*headers, "Orders in"]]
     bots = set(loaded.config.bots)
     for entry in rows:
         cells = [loaded.config.shown(_cell(entry.get(h))) for h in headers]  # Emmett (for Darcy), bots
@@ -141,7 +137,10 @@ def ledger_table(tick: Tick, loaded: LoadedGame, view: GameView) -> list[list[An
             else _orders_in(name, written=written, awaited=awaited, left=left, away=absent)
         )
         table.append([*cells, orders_in])
-    return table
+    # The game's own facts under the table, after a blank row: the headers are the tab's first row,
+    # so a spreadsheet's filter and frozen row work on it (issue 29).
+    facts = ["Game", row.id, "Phase", phase_shown(ruleset, state, row), "Deadline", deadline, *seed]
+    return [*table, [], facts]
 
 
 def _orders_in(
@@ -156,35 +155,10 @@ def _orders_in(
     return "away" if name in away else "no"
 
 
-def history_table(tick: Tick, ruleset: Ruleset, game_id: str) -> list[list[Any]]:
-    """One row per player per resolved round: that round's public standings."""
-    header, blocks = _history_rows(tick, ruleset, game_id)
-    notes = history_notes(tick.journal, game_id)  # an outage, a moved deadline: after round N
-    body: list[list[Any]] = []
-    for done, block in enumerate(blocks):
-        body.extend(["—", text] for before, text in notes if before == done)
-        body.extend(block)
-    body.extend(["—", text] for before, text in notes if before >= len(blocks))
-    return [header, *body]
-
-
-def _history_rows(tick: Tick, ruleset: Ruleset, game_id: str) -> tuple[list[Any], list[list[list[Any]]]]:
-    """(header, each round's rows). A round's rows never change once resolved, so they are kept in
-    the journal and only the rounds resolved since are read: a tick costs the same at round 50."""
-    kept = HISTORY_ROWS.get(tick.journal, game_id) or HistoryRows(header=["Round"], blocks=[])
-    header, blocks = kept["header"], kept["blocks"]
-    count, rollbacks = tick.journal.round_count(game_id), _rollbacks(tick, game_id)
-    if count < len(blocks) or kept.get("rollbacks", 0) != rollbacks:  # a copy put back, or a rollback
-        header, blocks = ["Round"], []
-    if count == len(blocks):
-        return header, blocks
-    for phase_key, state in tick.journal.states_after(game_id, skip=len(blocks)):
-        rows = ruleset.ledger(ruleset.from_json(state))
-        if not blocks and rows:
-            header = ["Round", *rows[0]]
-        blocks.append([[phase_key, *(_cell(v) for v in entry.values())] for entry in rows])
-    HISTORY_ROWS.set(tick.journal, game_id, HistoryRows(header=header, blocks=blocks, rollbacks=rollbacks))
-    return header, blocks
+def history_table(tick: Tick, game_id: str) -> list[list[Any]]:
+    """What happened in public, round by round, as the journal keeps it (courier/state/history.py):
+    each line once, labelled with its round; nothing is rebuilt from the rounds."""
+    return history_rows(tick.journal, game_id)
 
 
 def _cell(value: Any) -> Any:

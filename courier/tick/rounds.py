@@ -16,14 +16,13 @@ from courier.config.game import GameConfig, Player
 from courier.journal.backups import BackupFailed
 from courier.journal.interface import GameRow
 from courier.mail.pictures import forget_pictures, map_svgs, predraw, predraw_done
-from courier.mail.render import render_event
 from courier.silent_seats import silent_seat
 from courier.state.awaited import with_orders
 from courier.state.context import GameView, LoadedGame, Tick
 from courier.state.control import control, kicked, put_control, round_key
-from courier.state.history import add_history_note
+from courier.state.history import add_history_lines, history_lines
 from courier.state.newcomers import participants
-from courier.state.news import ORGANISER, drop, waiting
+from courier.state.news import ORGANISER, drop, hold, waiting
 from engine.core import (
     Event,
     MailsOnlyAwaited,
@@ -219,17 +218,23 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
         )
         for player in settled.recipients
     ]
-    results = ruleset.open_results(resolution.events) if isinstance(ruleset, OpenResults) else []
-    history = [render_event(tick.mailer.env, ruleset.name, e) for e in results]
+    history = history_lines(tick, ruleset, resolution.events)
     arbiter_key = f"{prefix}/report/organiser"
-    arbiter = tick.mailer.organiser_report(
-        config,
-        loaded.organiser,
-        resolved_label=resolved_label,
-        state=resolution.state,
-        events=resolution.events,
-        key=arbiter_key,
-        news=waiting(tick.journal, row.id, loaded.organiser, ORGANISER),
+    # A game of many short phases (Veneer) tells the organiser its phases in their news (a digest
+    # every `news_every`), not a mail each; every other game, and every game's end, in a report.
+    batched = isinstance(ruleset, MailsOnlyAwaited) and ruleset.mail_only_awaited and outcome is None
+    arbiter = (
+        None
+        if batched
+        else tick.mailer.organiser_report(
+            config,
+            loaded.organiser,
+            resolved_label=resolved_label,
+            state=resolution.state,
+            events=resolution.events,
+            key=arbiter_key,
+            news=waiting(tick.journal, row.id, loaded.organiser, ORGANISER),
+        )
     )
     with tick.journal.transaction() as db:
         claimed = db.record_round(
@@ -245,8 +250,7 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
             log.error("%s %s was already resolved; not resolving it again", row.id, row.phase_key)
             tick.forget(row.id)
             return
-        if history:
-            add_history_note(tick, db, row.id, *history)
+        add_history_lines(tick, db, row.id, resolved_label, history)
         db.update_game(
             row.id,
             state=new_row.state,
@@ -262,7 +266,20 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
             kind = "game_over" if outcome else "report"
             if tick.queue(db, key=f"{prefix}/report/{player.name}", message=message, game=row.id, kind=kind):
                 drop(db, tick.journal, row.id, player.email, player.name)
-        if tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report"):
+        if arbiter is None:
+            lines = tick.mailer.organiser_lines(config, loaded.organiser, resolution.events)
+            told = [f"{resolved_label}: {line}" for line in lines]
+            hold(
+                db,
+                tick.journal,
+                game=row.id,
+                to=loaded.organiser,
+                name=ORGANISER,
+                lines=told,
+                now=at,
+                cap=None,
+            )
+        elif tick.queue(db, key=arbiter_key, message=arbiter, game=row.id, kind="report"):
             drop(db, tick.journal, row.id, loaded.organiser, ORGANISER)
     tick.remember(new_row, resolution.state)
     tick.settled.pop(row.id, None)  # the round is done: its forecast, drawings and lines can go

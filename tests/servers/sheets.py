@@ -13,8 +13,9 @@ unformatted: seed a timestamp as its serial number, and a cell whose display dif
 as ``Formatted(value, text)`` (a time 20:00 is ``Formatted(0.8333333333333334, "20:00")``).
 ``spreadsheets.get`` serves grid data (formattedValue, effectiveValue, userEnteredValue per cell)
 when ``includeGridData=true`` or a ``fields`` mask asks for it, and applies the mask.
-``spreadsheets.batchUpdate`` knows addSheet (with a chosen ``sheetId`` or not), appendDimension and
-updateCells (``fields=userEnteredValue``), applied in order, all or none.
+``spreadsheets.batchUpdate`` knows addSheet (with a chosen ``sheetId`` or not), appendDimension,
+updateCells (``fields=userEnteredValue``) and updateDimensionProperties (columns' ``pixelSize``,
+kept in ``Tab.widths``), applied in order, all or none.
 Fixtures: ``sheets_server``, ``sheets_credentials`` (a key file), ``sheets_settings``; outside
 pytest, ``serve_sheets()`` and ``write_credentials()``.
 

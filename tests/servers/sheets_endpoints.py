@@ -153,6 +153,9 @@ def _structure(sheet: Spreadsheet, request: Mapping[str, Any], index: int) -> di
     elif kind == "updateCells":
         _update_cells(sheet, inner, where)
         answer = {}
+    elif kind == "updateDimensionProperties":
+        _dimension_properties(sheet, inner, where)
+        answer = {}
     else:
         raise ApiError(501, "NOT_IMPLEMENTED", f"the test server does not implement the request {kind}")
     check_size(sheet, where)
@@ -176,6 +179,22 @@ def _add_sheet(sheet: Spreadsheet, properties: Mapping[str, Any], where: str) ->
         raise bad_request(f"{where}a sheet needs at least one row and one column")
     sheet.tabs.append(tab)
     return {"addSheet": {"properties": _properties(tab, len(sheet.tabs) - 1)}}
+
+
+def _dimension_properties(sheet: Spreadsheet, inner: Mapping[str, Any], where: str) -> None:
+    """updateDimensionProperties of columns, ``fields`` "pixelSize" (what Courier sets: the width
+    of a public tab's columns); the widths are kept per column."""
+    span = inner.get("range", {})
+    tab = _grid_by_id(sheet, span.get("sheetId", 0), where)
+    if span.get("dimension") != "COLUMNS" or inner.get("fields") != "pixelSize":
+        raise ApiError(501, "NOT_IMPLEMENTED", f"{where}the test server sets only the columns' pixelSize")
+    start, end = span.get("startIndex", 0), span.get("endIndex", tab.columns)
+    if not 0 <= start < end <= tab.columns:
+        raise bad_request(f"{where}Invalid dimension range: {start} to {end} of {tab.columns} columns")
+    pixels = inner.get("properties", {}).get("pixelSize", 0)
+    if pixels < 0:
+        raise bad_request(f"{where}pixelSize must be non-negative")
+    tab.widths.update((column, pixels) for column in range(start, end))
 
 
 def _grid_by_id(sheet: Spreadsheet, sheet_id: int, where: str) -> Tab:

@@ -52,6 +52,7 @@ class Tab:
     cells: dict[tuple[int, int], Any] = field(default_factory=dict)  # (row, column) from 0; absent: empty
     rows: int = 1000
     columns: int = 26
+    widths: dict[int, int] = field(default_factory=dict)  # column from 0 → pixels (updateDimensionProperties)
 
     def values(self) -> list[list[Any]]:
         """The used rectangle from A1 as stored (``Formula``, ``Formatted``), trimmed as the API trims

@@ -186,7 +186,8 @@ def test_a_missing_players_tab_says_what_to_do(
 def test_write_public_is_one_raw_batch_update_and_values_stay_literal(
     sheets_server: FakeSheets, sheets_settings: dict[str, Any]
 ) -> None:
-    sheets_server.create(KEY, _game(Ledger=[["old"]], History=[["old"]]), time_zone="Europe/Berlin")
+    wide = ["o" * 40] * 3  # text as wide as the new: the columns' widths stay (test_gsheet_widths.py)
+    sheets_server.create(KEY, _game(Ledger=[wide], History=[["old"]]), time_zone="Europe/Berlin")
     sheet = GoogleSheet(KEY, sheets_settings)
     sheet.read()
     ledger: list[list[Any]] = [

@@ -17,6 +17,7 @@ from tests.helpers import monarchs_court as court
 from tests.helpers import startrek
 from tests.helpers.clock import at
 from tests.helpers.confirm import TRUSTED_PASS, code_for, trust_the_mail_server
+from tests.helpers.ledger import ledger_table
 
 ORGANISER = "organiser@courier.test"
 SEATS = {
@@ -116,8 +117,7 @@ def test_press_to_a_faction_reaches_the_player_who_plays_it(tmp_path: Path) -> N
 
 def ledger_players(t: Table) -> list[str]:
     rows = list(load_workbook(t.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
-    header = next(i for i, row in enumerate(rows) if row and row[0] == "Player")
-    return [str(row[0]) for row in rows[header + 1 :] if row and row[0]]
+    return [str(row[0]) for row in ledger_table(rows)[1:] if row and row[0]]
 
 
 def test_a_substitute_is_greeted_welcomed_and_named_by_their_own_name(table: Table) -> None:

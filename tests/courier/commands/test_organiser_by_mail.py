@@ -227,7 +227,7 @@ def test_kick_leaves_the_seat_to_the_default(table: Table) -> None:
     assert "kick Darcy: done" in answer(table)
     assert "notice" not in kinds(table, "Agatha")  # news: it waits for her next mail (issue 29)
     ledger = list(load_workbook(table.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
-    column = ledger[1].index("Orders in")
+    column = ledger[0].index("Orders in")  # the headers are the tab's first row
     assert next(row for row in ledger if row[0] == "Darcy")[column] == "left"
     table.order("Darcy", "attack Barney")
     table.tick(at(0, 20, 5))

@@ -104,7 +104,7 @@ def test_away_tells_everybody_only_that_a_player_is_away(table: Table) -> None:
     notice = last(table, "Agatha", "notice")
     assert "Celeste is away for a while." in notice and "12-05" not in notice and "5 Dec" not in notice
     ledger = list(load_workbook(table.root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
-    column = ledger[1].index("Orders in")
+    column = ledger[0].index("Orders in")  # the headers are the tab's first row
     assert next(row for row in ledger if row[0] == "Celeste")[column] == "away"
     table.tick(at(0, 19, 30))  # the 1h reminder window: no reminder to someone away
     assert "reminder" not in kinds(table, "Celeste") and "reminder" in kinds(table, "Darcy")

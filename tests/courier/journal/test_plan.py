@@ -118,7 +118,7 @@ def test_only_marking_mail_sent_skips_the_sync_and_every_other_commit_syncs(tmp_
 def test_a_quiet_tick_does_not_build_history(
     make_table: Callable[..., Table], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """History has a row per player per round; a tick that changes nothing public leaves it alone."""
+    """History has a row per public event; a tick that changes nothing public leaves it alone."""
     from courier.tick import publish
 
     table = make_table()
@@ -127,9 +127,9 @@ def test_a_quiet_tick_does_not_build_history(
     built: list[str] = []
     build = publish.history_table
 
-    def counted(tick: Any, ruleset: Any, game_id: str) -> list[list[Any]]:
+    def counted(tick: Any, game_id: str) -> list[list[Any]]:
         built.append(game_id)
-        return build(tick, ruleset, game_id)
+        return build(tick, game_id)
 
     monkeypatch.setattr(publish, "history_table", counted)
     table.tick(at(1, 9))

@@ -21,6 +21,7 @@ import pytest
 from courier.config.deployment import load_deployment
 from courier.tick.runbook import run_tick
 from tests.helpers.clock import LONDON, at
+from tests.helpers.ledger import ledger_facts, ledger_table
 from tests.servers.imap import ImapServer, append, connect, inbox_settings
 from tests.servers.sheets import FakeSheets
 from tests.servers.smtp import SmtpServer, per_recipient
@@ -188,11 +189,12 @@ def test_a_game_by_mail_form_and_sheet(world: World) -> None:
         assert len(receipts) == 1 and receipts[0]["To"] == f"{name.lower()}@players.test"
     assert world.tick(at(0, 20, 5)) == []
     ledger = world.sheets.values(SHEET, "Ledger")
-    assert ledger[0][:4] == ["Game", SHEET_GAME, "Phase", "Round 2 of 2"]
-    supply = {row[0]: row[1] for row in ledger[2:]}
+    assert ledger_facts(ledger)[:4] == ["Game", SHEET_GAME, "Phase", "Round 2 of 2"]
+    supply = {row[0]: row[1] for row in ledger_table(ledger)[1:]}
     assert supply == {"Agatha": 2, "Barney": 5, "Celeste": 3, "Darcy": 3, "Emmett": 3}
     history = world.sheets.values(SHEET, "History")
-    assert len(history) == 1 + len(PLAYERS)
+    assert history[0] == ["Round", "What happened"]  # what happened in public, labelled by round
+    assert {row[0] for row in history[1:]} == {"Round 1 of 2"} and len(history) > 1 + len(PLAYERS)
     for name in PLAYERS:
         report = world.mailbox(name)[-1]
         assert "Round 1 of 2: results" in str(report["Subject"])
@@ -202,7 +204,8 @@ def test_a_game_by_mail_form_and_sheet(world: World) -> None:
     for name in PLAYERS:
         assert "Game over" in str(world.mailbox(name)[-1]["Subject"])
     final = world.sheets.values(SHEET, "Ledger")
-    assert final[0][1] == SHEET_GAME and "e2e" in final[0]  # the seed is revealed at the end
+    facts = ledger_facts(final)
+    assert facts[1] == SHEET_GAME and "e2e" in facts  # the seed is revealed at the end
 
 
 def kinds(world: World, name: str) -> list[str]:

@@ -13,6 +13,7 @@ from courier.tools.cli import main
 from tests.conftest import PLAYERS, Table, text_of
 from tests.helpers.clock import at
 from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
+from tests.helpers.ledger import ledger_table
 
 ORGANISER = "organiser@courier.test"
 
@@ -71,10 +72,9 @@ def test_after_the_end_the_ledger_says_so_and_status_awaits_nobody(
 ) -> None:
     cells = [str(c) for row in ledger(ended) for c in row if c]
     assert any("Game over" in c for c in cells) and not any(c == "Round 2 of 3" for c in cells)
-    rows = ledger(ended)
-    header = next(i for i, row in enumerate(rows) if "Orders in" in row)
-    column = rows[header].index("Orders in")
-    assert {row[column] for row in rows[header + 1 :]} == {"—"}  # nobody is waited for
+    rows = ledger_table(ledger(ended))
+    column = rows[0].index("Orders in")
+    assert {row[column] for row in rows[1:]} == {"—"}  # nobody is waited for
     line = next(row for row in status(ended, capsys).splitlines() if row.startswith("truce-1"))
     assert "finished" in line
     assert not any(name in line for name in PLAYERS)

@@ -24,6 +24,7 @@ from courier.tick.runbook import run_tick
 from courier.tools.cli import main
 from tests.conftest import Table, address, count_fault, text_of
 from tests.helpers.clock import at
+from tests.helpers.ledger import ledger_facts
 from tests.servers.smtp import SmtpServer
 
 ORGANISER = "organiser@courier.test"
@@ -149,7 +150,7 @@ def _unwritable_workbook(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _ledger_phase(t: Table) -> str:
     ledger = XlsxWorkbook(t.root / "truce-1.xlsx").read().ledger
-    return ledger[0][3]
+    return str(ledger_facts(ledger)[3])
 
 
 def test_a_workbook_courier_cannot_write_delays_the_sheet_not_the_game(

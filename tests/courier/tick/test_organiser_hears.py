@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from email.message import EmailMessage
+from pathlib import Path
 
 from tests.conftest import PLAYERS, Table, address, text_of
+from tests.helpers import veneer
 from tests.helpers.clock import at
 from tests.helpers.confirm import code_for
 
@@ -102,3 +104,16 @@ def test_forged_mail_refused_is_told_to_the_organiser_once_however_many(
     assert len(digests(t)) == 1
     text = text_of(digests(t)[0])
     assert "A mail in Agatha's name" in text and "…and 10 more." in text
+
+
+def test_a_game_of_many_short_phases_tells_the_organiser_in_digests(tmp_path: Path) -> None:
+    """Veneer resolves a phase every hour or so: its organiser reads them in the news, one mail per
+    `news_every` (4h), not a report a phase."""
+    t = veneer.table(tmp_path)
+    for hour in range(8, 21):
+        t.tick(at(0, hour, 5))
+    kinds = [str(m["Subject"]) for m in organiser_mail(t)]
+    assert not any("results" in s for s in kinds)
+    assert 1 <= len(digests(t)) <= 3
+    text = "\n".join(text_of(m) for m in digests(t))
+    assert "Faction choice: Agatha plays the" in text and "Turn 1 (Agatha)" in text

@@ -21,6 +21,7 @@ from courier.journal.meta import FAILURES, SHEETS_BEHIND, STALE
 from courier.journal.sqlite import SqliteJournal
 from courier.tools import cli
 from tests.conftest import count_fault
+from tests.helpers.ledger import ledger_facts
 from tests.servers.sheets import FakeSheets
 
 ORGANISER = "organiser@courier.test"
@@ -197,7 +198,7 @@ def test_adding_the_ledger_whose_answer_was_lost_tells_nobody(
 
     assert (code, err) == (0, [])
     assert sheets_server.titles("truce-00") == ["Config", "Players", "Ledger", "History"]
-    assert sheets_server.values("truce-00", "Ledger")[0][:2] == ["Game", "truce-00"]
+    assert ledger_facts(sheets_server.values("truce-00", "Ledger"))[:2] == ["Game", "truce-00"]
     assert len(sheets_server.api_calls(":batchUpdate")) == 2
     assert [m for m in deployment.organiser_mail() if m["X-Courier-Kind"] == "organiser"] == []
     behind, failures, stale = deployment.meta()

@@ -13,6 +13,7 @@ from courier.journal.sqlite import SqliteJournal
 from tests.conftest import Table, last_text, text_of, write
 from tests.helpers.clock import at
 from tests.helpers.diplomacy import CONFIG, POWERS, table
+from tests.helpers.ledger import ledger_facts, ledger_table
 
 
 def standing(t: Table, phase: str) -> dict[str, list[str]]:
@@ -54,11 +55,12 @@ def test_a_year_of_diplomacy_by_mail(tmp_path: Path) -> None:
     write(t, "Gerd", "A mun B")
     t.tick(at(1, 22, 30))
     assert t.tick(at(2, 0, 5)) == []
-    rows = [list(r) for r in load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)]
-    assert rows[0][3] == "Spring 1902"
-    centres = {r[0]: r[2] for r in rows[2:]}
+    shown = list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    assert ledger_facts(shown)[3] == "Spring 1902"
+    rows = ledger_table(shown)
+    centres = {r[0]: r[2] for r in rows[1:]}
     assert centres["Germany"] == 4 and centres["France"] == 3
-    units = {r[0]: str(r[3]) for r in rows[2:]}
+    units = {r[0]: str(r[3]) for r in rows[1:]}
     assert "A mun" in units["Germany"] and "A ruh" in units["Germany"]
     journal = SqliteJournal(t.deployment.journal_path)
     try:

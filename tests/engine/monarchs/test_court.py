@@ -18,6 +18,7 @@ from engine.monarchs._final import final_scores
 from engine.monarchs._position import Position
 from tests.conftest import Table, address, last_text
 from tests.helpers.clock import at
+from tests.helpers.ledger import ledger_table
 from tests.helpers.monarchs_court import CONFIG, KINGS, PLAYERS, ROLES
 
 
@@ -98,8 +99,10 @@ def test_a_court_game_through_the_tick(tmp_path: Path) -> None:
     t.mail(address("Rex"), "carrier R5\nmap to R1")
     t.mail(address("Gil"), "carrier G1\nmap to G2")
     t.tick(at(0, 9))
-    ledger = list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
-    assert ledger[1][5] == "Orders in" and {row[5] for row in ledger[2:5]} == {"—"}  # who wrote: private
+    ledger = ledger_table(
+        list(load_workbook(tmp_path / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
+    )
+    assert ledger[0][5] == "Orders in" and {row[5] for row in ledger[1:4]} == {"—"}  # who wrote: private
     t.mail(address("R5"), "5 A5 C5\n3 H6 I5")
     t.mail(address("G1"), "3 K5 I5\nboost I5")
     t.tick(at(0, 20, 5))

@@ -12,11 +12,12 @@ from courier.journal.replay import replay_game
 from courier.journal.sqlite import SqliteJournal
 from tests.conftest import last_text, write
 from tests.helpers.clock import at
+from tests.helpers.ledger import ledger_table
 from tests.helpers.monarchs import table
 
 
 def ledger(root: Path) -> list[list[object]]:
-    return [list(r) for r in load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)]
+    return ledger_table(list(load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)))
 
 
 def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
@@ -41,8 +42,8 @@ def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
     assert "Turn 1 of 2 was resolved; orders came from Red, Blue" in green
     assert "Green scored 20 for turn 1" in green and "Red scored" not in green
     rows = ledger(tmp_path)
-    assert rows[1][:6] == ["Nation", "Player", "Turns played", "Orders last turn", "Score", "Orders in"]
-    assert rows[3][:5] == ["Green", "Gus", 1, "no", None]  # scores stay secret until the end
+    assert rows[0][:6] == ["Nation", "Player", "Turns played", "Orders last turn", "Score", "Orders in"]
+    assert rows[2][:5] == ["Green", "Gus", 1, "no", None]  # scores stay secret until the end
 
     write(t, "Gus", "3 K5 I5")
     t.tick(at(1, 9))
@@ -51,7 +52,7 @@ def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
     assert "Game over" in str(t.sent("rhea@players.test")[-1]["Subject"])
     assert "(doubled: the last turn)" in final and "The game ended:" in final
     assert "The whole map at the end" in final and " M1 B" in final and " I5 G3" in final
-    scores = {r[0]: r[4] for r in ledger(tmp_path)[2:5]}
+    scores = {r[0]: r[4] for r in ledger(tmp_path)[1:4]}
     assert all(isinstance(s, int) for s in scores.values())
     journal = SqliteJournal(t.deployment.journal_path)
     try:
@@ -66,7 +67,7 @@ def test_scores_published_every_turn_when_the_organiser_wants(tmp_path: Path) ->
     t.tick(at(0, 8, 5))
     t.tick(at(0, 20, 5))
     assert "Red scored 20 for turn 1" in last_text(t, "Gus")
-    assert [r[4] for r in ledger(tmp_path)[2:5]] == [20, 20, 20]
+    assert [r[4] for r in ledger(tmp_path)[1:4]] == [20, 20, 20]
 
 
 def test_a_stranger_to_the_game_gets_a_clear_refusal(tmp_path: Path) -> None:

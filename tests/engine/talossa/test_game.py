@@ -19,6 +19,7 @@ from engine.talossa import TALOSSA, ConquerorJoined
 from engine.talossa._state import Board
 from tests.conftest import last_text, write
 from tests.helpers.clock import at
+from tests.helpers.ledger import ledger_table
 from tests.helpers.talossa import ROLES, table
 
 
@@ -62,13 +63,15 @@ def test_four_conquerors_play_until_one_wins(tmp_path: Path) -> None:
     assert "Game over" in str(t.sent("di@players.test")[-1]["Subject"])
 
     book = load_workbook(tmp_path / "truce-1.xlsx")
-    rows = [list(r) for r in book["Ledger"].iter_rows(values_only=True)]
-    assert rows[1][:10] == ["Player", "Country", "Colour", "Lands", "Units", "Borderlands", "Capital",
+    rows = ledger_table(list(book["Ledger"].iter_rows(values_only=True)))
+    assert rows[0][:10] == ["Player", "Country", "Colour", "Lands", "Units", "Borderlands", "Capital",
                             "Strongholds", "Force stack", "Status"]  # fmt: skip
-    status = {r[0]: (r[3], r[9]) for r in rows[2:]}
+    status = {r[0]: (r[3], r[9]) for r in rows[1:]}
     assert status == {"Al": (4, "won"), "Bea": (0, "fallen"), "Cy": (0, "fallen"), "Di": (0, "fallen")}
     history = [list(r) for r in book["History"].iter_rows(values_only=True)]
-    assert len(history) == 1 + 2 * 4  # one row per conqueror per step
+    assert history[0] == ["Round", "What happened"]  # each step's published plans and battles
+    assert {row[0] for row in history[1:]} == {"Step 1", "Step 2"}
+    assert any(str(row[1]).startswith("Plan 1: Alvania (Al)") for row in history if row[0] == "Step 1")
     journal = SqliteJournal(t.deployment.journal_path)
     try:
         checked, problems = replay_game(journal, "truce-1")

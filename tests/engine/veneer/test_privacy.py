@@ -16,6 +16,7 @@ from engine.veneer import VENEER
 from engine.veneer import _events as ev
 from tests.conftest import text_of, write
 from tests.helpers.clock import at
+from tests.helpers.ledger import ledger_table
 from tests.helpers.veneer import PLAYERS, current, orders_for, run, scene, table
 
 
@@ -86,9 +87,9 @@ def test_private_events_name_their_only_reader() -> None:
 
 
 def _orders_in(root: Path, player: str) -> str:
-    ledger = list(load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True))
-    column = ledger[1].index("Orders in")
-    return next(str(row[column]) for row in ledger[2:] if row[0] == player)
+    ledger = ledger_table(list(load_workbook(root / "truce-1.xlsx")["Ledger"].iter_rows(values_only=True)))
+    column = ledger[0].index("Orders in")
+    return next(str(row[column]) for row in ledger[1:] if row[0] == player)
 
 
 def test_a_card_played_unasked_does_not_show_on_the_ledger(tmp_path: Path) -> None:
