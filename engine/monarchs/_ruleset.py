@@ -122,7 +122,8 @@ class Monarchs(Game):
         if state.finished:
             return Phase("finished", "finished", state.turns, "Finished")
         if _guessing(state):
-            return Phase("guesses", "guesses", state.turns, "The monarchs' guesses")
+            # Read mid-sentence too ("Next comes Monarchs' guesses."): no leading "The".
+            return Phase("guesses", "guesses", state.turns, "Monarchs' guesses")
         n = state.turn
         return Phase(f"turn-{n}", "orders", n, f"Turn {n} of {state.turns}")
 

@@ -51,6 +51,7 @@ def test_the_last_turn_the_guesses_and_the_end_by_mail(tmp_path: Path) -> None:
         assert "Nothing happened in public" not in text
     assert "Your orders for" not in courtier and "#" not in courtier
     assert "Name the two traitors in your court" in monarch
+    assert "Next comes Monarchs' guesses." in monarch and "The monarchs' guesses" not in monarch
 
     t.mail(address("Rex"), "R5 serves blue")  # R5 is Blue's spy at Red's court: right
     t.tick(at(2, 20, 5))

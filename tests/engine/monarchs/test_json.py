@@ -84,7 +84,7 @@ def test_court_mode_through_json() -> None:
         "R5": "you are not carrying Red's orders this turn",
         "Zed": "you hold no seat at any court in this game",
     }
-    assert answer["phase"] == "The monarchs' guesses" and answer["outcome"] is None
+    assert answer["phase"] == "Monarchs' guesses" and answer["outcome"] is None
     (report,) = [e for e in answer["events"] if e["event"] == "CarrierReported" and e["nation"] == "red"]
     assert report["delivered"] and report["audience"] == ["Rex"]
     guesses = {"Rex": "R5 serves blue", "Gil": "G1 serves red"}
