@@ -23,3 +23,14 @@ def combine_orders(earlier: Sequence[str], later: Sequence[str]) -> tuple[str, .
         if isinstance(ability, Ability) and ability.kind in ("ally", "break"):
             replaced |= {f"ally {ability.faction}", f"break {ability.faction}"}
     return tuple(line for line in earlier if slot(line) not in replaced) + tuple(later)
+
+
+def replaced_notes(earlier: Sequence[str], later: Sequence[str]) -> list[str]:
+    """What a receipt says of each line that replaced a different one on file for the same unit or
+    ability: ``“ship earth H” replaces your earlier order “ship earth - vulcan”.``"""
+    filed = {slot(line): line for line in earlier}
+    return [
+        f"“{line}” replaces your earlier order “{filed[slot(line)]}”."
+        for line in later
+        if slot(line) in filed and filed[slot(line)] != line
+    ]

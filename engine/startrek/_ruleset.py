@@ -28,7 +28,7 @@ from engine.diplomacy import Support, adjustment_due, order_vocabulary
 from engine.reading import Vocabulary, forgiving
 from engine.startrek import _bot, _headline
 from engine.startrek._alliances import register_alliances
-from engine.startrek._combine import combine_orders
+from engine.startrek._combine import combine_orders, replaced_notes
 from engine.startrek._events import AllianceNoted, GornRolled, OrderResolved, PhaseBegun
 from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import answer_json
@@ -157,12 +157,24 @@ class StarTrek(Game):
             if isinstance(o, Support) and off_layer(o)
         ]
         orders = tuple(display(o) for o in reading.orders) + tuple(str(a) for a in abilities)
+        notes = replaced_notes(state.on_file.get(player, ()), orders) + notes
         return Submission(player, orders, tuple(errors), tuple(notes))
 
     def combine(self, earlier: Submission | None, later: Submission) -> Submission:
         if earlier is None:
             return later
         return replace(later, orders=combine_orders(earlier.orders, later.orders))
+
+    def immediate(
+        self, state: StarTrekState, submission: Submission
+    ) -> tuple[StarTrekState, tuple[Event, ...]]:
+        """A mail's lines go on file at once, so every form shows the orders that stand (a form sent
+        back with one line changed changes that line alone). A window keeps its own (``held``)."""
+        if state.held is not None or not submission.orders:
+            return state, ()
+        player = submission.player
+        lines = combine_orders(state.on_file.get(player, ()), submission.orders)
+        return replace(state, on_file={**state.on_file, player: lines}), ()
 
     def absent_default(self, state: StarTrekState, player: str) -> str:
         if state.held is not None:
@@ -187,6 +199,7 @@ class StarTrek(Game):
             return Resolution(state, ())
         events: list[Event] = []
         before = state.position
+        state = replace(state, on_file={})  # the phase's orders are the submissions now
         closing = state.held is not None
         if closing:  # the window closes: the deadline's orders, amended by the informed
             orders = merged(state, submissions)

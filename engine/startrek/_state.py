@@ -57,6 +57,8 @@ class StarTrekState:
     phases: int = 1
     history: tuple[YearRecord, ...] = field(default=())
     routes: tuple[Route, ...] = ()  # the last phase's moves and retreats, drawn as arrows
+    # player -> the lines standing in this phase as their mails left them (the form shows them): private
+    on_file: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def player_of(self, faction: str) -> str | None:
         return next((p for p, f in self.factions.items() if f == faction), None)
@@ -92,6 +94,7 @@ def state_to_json(state: StarTrekState) -> dict[str, Any]:
             {"year": r.year, "centres": dict(r.centres), "latinum": r.latinum} for r in state.history
         ],
         "routes": [_route_json(r) for r in state.routes],
+        **({"orders_on_file": {p: list(o) for p, o in state.on_file.items()}} if state.on_file else {}),
     }
 
 
@@ -142,4 +145,5 @@ def state_from_json(data: Mapping[str, Any]) -> StarTrekState:
             YearRecord(int(r["year"]), dict(r["centres"]), int(r["latinum"])) for r in data.get("history", ())
         ),
         routes=tuple(_route(r) for r in data.get("routes", ())),
+        on_file={str(p): tuple(map(str, o)) for p, o in data.get("orders_on_file", {}).items()},
     )

@@ -35,3 +35,45 @@ def test_the_welcome_says_once_which_faction_you_play(tmp_path: Path) -> None:
     welcome = text_of(last(t, "Fay"))
     assert welcome.count("You play") == 1, welcome
     assert "Your ability: diplomatic immunity (once per game)." in welcome
+
+
+def form(mail: str) -> str:
+    """The order form at the end of a mail, as a player copies it into a reply."""
+    return mail[mail.index("# Orders for") :].split("\n\n")[0]
+
+
+def test_a_form_sent_back_with_one_line_changed_changes_only_that_order(tmp_path: Path) -> None:
+    """Issue 29's Diplomacy bullet, met again in Star Trek: the form listed every ship as holding, so
+    a reply with the form, one line edited, silently turned the earlier moves into holds."""
+    t = table(tmp_path, intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    write(t, "Fez", "ship ferenginar - risa\nship clarus - freecloud\nally with klingon")
+    t.tick(at(0, 9))
+    sent = form(text_of(last(t, "Fez")))
+    assert sent.splitlines()[2:6] == [
+        "ship clarus - freecloud",
+        "ship ferenginar - risa",
+        "ship volchok H",
+        "ally with klingon",
+    ]
+
+    write(t, "Fez", f"Hi,\n\n{sent.replace('ship volchok H', 'ship volchok - underspace_alpha')}\n\nFez")
+    t.tick(at(0, 10))
+    receipt = text_of(last(t, "Fez"))
+    standing = receipt.split("Your orders that now stand for Spring 2370:\n")[1].split("\nTo change")[0]
+    assert sorted(line.strip() for line in standing.splitlines()) == [
+        "ally with klingon",
+        "ship clarus - freecloud",
+        "ship ferenginar - risa",
+        "ship volchok - underspace_alpha",
+    ]
+    assert "replaces your earlier order" not in receipt
+
+    write(t, "Fez", "ship clarus H")
+    t.tick(at(0, 11))
+    receipt = text_of(last(t, "Fez"))
+    assert "“ship clarus H” replaces your earlier order “ship clarus - freecloud”." in receipt
+    t.tick(at(0, 20, 5))
+    results = text_of(last(t, "Fez"))
+    assert "Ferengi: ship ferenginar - risa — succeeds" in results
+    assert "Ferengi: ship volchok - underspace_alpha — succeeds" in results
