@@ -145,9 +145,10 @@ def run_demo(directory: Path | None) -> int:
 def _print_results(root: Path, journal_path: Path) -> None:
     sheet = load_workbook(root / f"{GAME}.xlsx", read_only=True)["Ledger"]
     rows = [[("" if c is None else str(c)) for c in row] for row in sheet.iter_rows(values_only=True)]
-    width = len([cell for cell in rows[1] if cell]) if len(rows) > 1 else 0
+    rows = rows[: next((i for i, row in enumerate(rows) if not any(row)), len(rows))]  # the table
+    width = len([cell for cell in rows[0] if cell]) if rows else 0  # its headers: the first row
     print(f"The public ledger (the Ledger tab of {root / f'{GAME}.xlsx'}):\n")
-    print(format_columns([r[:width] for r in rows[2:]], rows[1][:width]) if width else "(empty)")
+    print(format_columns([r[:width] for r in rows[1:]], rows[0][:width]) if width else "(empty)")
     print("\nEach player's mail (one .eml file per message):")
     for folder in sorted((root / "mail" / "sent").iterdir()):
         print(f"  {folder}  ({len(list(folder.glob('*.eml')))} messages)")
