@@ -386,7 +386,14 @@ class Mailer:
         plays = config.player_by_email(organiser) is not None
         if isinstance(ruleset, OrganiserLines):  # events told twice, vaguer to some: once, in full
             events = ruleset.organiser_events(events)
-        return [self._event_line(ruleset.name, e) for e in events if e.public or not plays]
+        # A private line speaks to its player ("Your secret targets: …"): the organiser is told whose.
+        return [
+            self._event_line(ruleset.name, e)
+            if e.public or not e.audience
+            else f"Only for {', '.join(sorted(e.audience))}: {self._event_line(ruleset.name, e)}"
+            for e in events
+            if e.public or not plays
+        ]
 
     def reminder(
         self,

@@ -117,3 +117,15 @@ def test_a_game_of_many_short_phases_tells_the_organiser_in_digests(tmp_path: Pa
     assert 1 <= len(digests(t)) <= 3
     text = "\n".join(text_of(m) for m in digests(t))
     assert "Faction choice: Agatha plays the" in text and "Turn 1 (Agatha)" in text
+
+
+def test_a_private_line_the_organiser_reads_says_whose_it_is(tmp_path: Path) -> None:
+    """Veneer deals each player's targets privately ("Your secret targets: …"): the organiser, who may
+    know them, reads each one with whose it is, never five unattributed lines."""
+    t = veneer.table(tmp_path)
+    for hour in range(8, 21):
+        t.tick(at(0, hour, 5))
+    lines = [line for m in digests(t) for line in text_of(m).splitlines() if "Your secret targets" in line]
+    assert len(lines) == len(veneer.PLAYERS)
+    for player, line in zip(veneer.PLAYERS, lines, strict=True):
+        assert line.startswith(f"Faction choice: Only for {player}: Your secret targets: ")
