@@ -99,12 +99,14 @@ class TurnScored(Event):
 @dataclass(frozen=True, kw_only=True)
 class CarrierReported(Event):
     """After a turn, told only to the nation's monarch: whether its carrier delivered (never what).
-    ``carrier`` is empty when the monarch named none."""
+    ``carrier`` is empty when the monarch named none. ``retold``: the same line in the third
+    person, as the organiser's report tells it (``Monarchs.organiser_events``)."""
 
     nation: str
     turn: int
     carrier: str
     delivered: bool
+    retold: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -42,6 +42,7 @@ from engine.monarchs._courtplay import (
     parse_guesses,
 )
 from engine.monarchs._events import (
+    CarrierReported,
     GameEnded,
     GuessesMade,
     LastOrdersTaken,
@@ -365,6 +366,11 @@ class Monarchs(Game):
         if nation is None:
             return ""
         return order_form(state.position, nation, turn=state.turn, turns=state.turns, show_map=True)
+
+    def organiser_events(self, events: Sequence[Event]) -> list[Event]:
+        """A carrier's report speaks to its monarch ("Your carrier R1 delivered…"): the organiser
+        reads it in the third person ("Red's carrier R1 delivered its orders…")."""
+        return [dataclasses.replace(e, retold=True) if isinstance(e, CarrierReported) else e for e in events]
 
     def pictures(self, state: MonarchsState, viewer: str | None) -> list[Picture]:
         """The map after a turn, as ``viewer`` may see it (``None``: the organiser's whole map)."""

@@ -1,0 +1,32 @@
+"""Court mode's wording as the organiser and the courtiers read it by mail (issue 29 QA): the
+organiser's report tells each carrier's deed in the third person, and a courtier's welcome says
+what it is in words, its secret loyalty told to it alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import address, last_text, text_of
+from tests.engine.monarchs.test_court_mail import court_table
+from tests.helpers.clock import at
+
+ORGANISER = "organiser@courier.test"
+
+
+def test_the_organiser_reads_each_carriers_deed_in_the_third_person(tmp_path: Path) -> None:
+    t = court_table(tmp_path)
+    t.tick(at(0, 8, 5))
+    t.mail(address("Rex"), "carrier R1\nmap to R2")
+    t.mail(address("Bly"), "carrier B2")
+    t.tick(at(0, 9))
+    t.mail(address("R1"), "3 H6 I5")
+    t.tick(at(0, 20, 5))
+
+    report = text_of(t.sent(ORGANISER)[-1])
+    assert "Red's carrier R1 delivered its orders for turn 1." in report
+    assert "Green's monarch named no carrier for turn 1: Green gave no orders." in report
+    assert "Blue's carrier B2 delivered no orders for turn 1" in report
+    assert "Your carrier" not in report and "You named" not in report
+    # The monarch's own wording stays.
+    assert "Your carrier R1 delivered Red's orders for turn 1." in last_text(t, "Rex")
+    assert "You named no carrier for turn 1: Green gave no orders." in last_text(t, "Gil")
