@@ -26,6 +26,7 @@ from engine.veneer import _bot, _headline
 from engine.veneer._cards import DeckError, load_deck
 from engine.veneer._events import OPEN_RESULTS, PlayerEliminated
 from engine.veneer._json import answer_json, check_players
+from engine.veneer._on_file import file_orders, filed, replaced_notes
 from engine.veneer._orders import ORDER_WORDS
 from engine.veneer._parse import names_of, parse_orders
 from engine.veneer._phases import awaiting, card_holders, phase_of
@@ -95,7 +96,13 @@ class Veneer(Game):
 
     @forgiving
     def parse(self, state: VeneerState, player: str, text: str) -> Submission:
-        return parse_orders(state, player, text)
+        read = parse_orders(state, player, text)
+        notes = replaced_notes(filed(state, player), read.orders)
+        return dataclasses.replace(read, notes=(*notes, *read.notes)) if notes else read
+
+    def immediate(self, state: VeneerState, submission: Submission) -> tuple[VeneerState, tuple[Event, ...]]:
+        """A mail's orders go on file at once, so every form shows the orders that stand."""
+        return file_orders(state, submission.player, submission.orders), ()
 
     def absent_default(self, state: VeneerState, player: str) -> str:
         if state.stage == "setup":
@@ -110,7 +117,7 @@ class Veneer(Game):
     def resolve(
         self, state: VeneerState, submissions: Mapping[str, Submission], rng: random.Random
     ) -> Resolution:
-        after, events = resolve_stage(state, submissions, rng)
+        after, events = resolve_stage(dataclasses.replace(state, on_file=()), submissions, rng)
         if after.turn != state.turn or (after.finished and not state.finished):  # coins for the chart
             after = dataclasses.replace(after, coins=(*state.coins, tuple(s.coins for s in after.seats)))
         return Resolution(after, tuple(events))

@@ -83,6 +83,8 @@ class VeneerState:
     reason: str = ""
     coins: tuple[tuple[int, ...], ...] = ()  # every seat's coins as each turn began, and at the end
     nicknames: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the Players tab's, for orders naming them
+    # player -> their lines standing in this phase, as their mails left them (``_on_file``): private
+    on_file: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -165,6 +167,7 @@ def state_to_json(state: VeneerState) -> JSON:
         "reason": state.reason,
         "coins": [list(row) for row in state.coins],
         **({"nicknames": {name: list(nicks) for name, nicks in state.nicknames}} if state.nicknames else {}),
+        **({"orders_on_file": {p: list(lines) for p, lines in state.on_file}} if state.on_file else {}),
     }
 
 
@@ -195,6 +198,7 @@ def state_from_json(data: Mapping[str, Any]) -> VeneerState:
         reason=data.get("reason", ""),
         coins=tuple(tuple(row) for row in data.get("coins", ())),
         nicknames=nicknames_of(data.get("nicknames", {}), tuple(s.name for s in seats)),
+        on_file=tuple((str(p), tuple(map(str, o))) for p, o in data.get("orders_on_file", {}).items()),
     )
 
 

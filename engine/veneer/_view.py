@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import Outcome
 from engine.veneer._effects import must_attack, troop_price, veto_price
+from engine.veneer._on_file import filed
 from engine.veneer._phases import TABLE, awaiting, card_holders, phase_of
 from engine.veneer._state import Attack, VeneerState, alphabetical, counted
 
@@ -58,14 +59,24 @@ def order_form(state: VeneerState, player: str) -> str:
         )
     play = "play a card in front of you: play CARD  or  play CARD on NAME"
     if player in awaiting(state):
-        lines += FORMS[state.stage](state, player)
+        lines += _standing(state, player, FORMS[state.stage](state, player))
         lines += _offers(state, player)
         lines += [f"# You may also {play}"] if player in card_holders(state) else []
     elif player in card_holders(state):
-        lines.append(f"# Nothing is asked of you in this phase, but you may {play}")
+        lines += _standing(state, player, [f"# Nothing is asked of you in this phase, but you may {play}"])
     else:
         lines.append("# No orders are needed from you in this phase.")
     return "\n".join([*lines, ""])
+
+
+def _standing(state: VeneerState, player: str, form: list[str]) -> list[str]:
+    """The form with the player's orders on file in place of its defaults (issue 29: copied back,
+    as the mail says, a form must not revert `vote yes` to `vote no`)."""
+    on_file = filed(state, player)
+    if not on_file:
+        return form
+    header = "# Your orders on file (a mail replaces them whole: send back every line to keep):"
+    return [*(line for line in form if line.startswith("#")), header, *on_file]
 
 
 def _secrets(state: VeneerState, player: str) -> list[str]:
