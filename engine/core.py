@@ -426,6 +426,15 @@ class AbsentDefault(Protocol):
     def absent_default(self, state: Any, player: str) -> str: ...
 
 
+@runtime_checkable
+class YourPart(Protocol):
+    """Optional: the welcome's sentence saying what ``player``'s seat plays, told to it alone ("You
+    play Red."); "" when the opening lines already say it. Without it the shell says "You play
+    <seat label>." (``seat_labels`` names parts for statistics, not for a sentence)."""
+
+    def your_part(self, state: Any, player: str) -> str: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     AbsentDefault,
     Amendable,
@@ -449,6 +458,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     OrganiserLines,
     Headline,
     Asked,
+    YourPart,
 )
 
 

@@ -31,7 +31,16 @@ from courier.mail.now import asked_of, headline_of
 from courier.mail.pictures import mail_pictures
 from courier.mail.render import RenderError, make_environment, render_event
 from courier.mail.rules import rules_summary, rules_text
-from engine.core import AbsentDefault, Event, Opening, OrganiserLines, Outcome, Submission, visible_to
+from engine.core import (
+    AbsentDefault,
+    Event,
+    Opening,
+    OrganiserLines,
+    Outcome,
+    Submission,
+    YourPart,
+    visible_to,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -498,6 +507,9 @@ def absent_default(config: GameConfig, state: Any, player: str) -> str:
 
 def _your_part(config: GameConfig, state: Any, player: str) -> list[str]:
     """The welcome's "You play France.": the power, faction or nation the seat was given, if any."""
+    if isinstance(config.ruleset, YourPart):
+        sentence = config.ruleset.your_part(state, player)
+        return [sentence] if sentence else []
     part = config.ruleset.seat_labels(state, [player]).get(player, player)
     return [] if part == player else [f"You play {part[:1].upper() + part[1:]}."]
 

@@ -395,6 +395,12 @@ class Monarchs(Game):
     view_of = staticmethod(_bot.view_of)
     bot_orders = staticmethod(_bot.bot_orders)
 
+    def your_part(self, state: MonarchsState, player: str) -> str:
+        """A monarch plays its nation; a courtier's part, and its secret loyalty, is told to it
+        alone by its opening line (LoyaltyDealt), so nothing more is said."""
+        nation = state.monarchs.get(player)
+        return f"You play {nation.title()}." if nation else ""
+
     def seat_labels(self, state: MonarchsState, seats: Sequence[str]) -> dict[str, str]:
         """A monarch is called by its nation; in court mode a courtier by its part."""
         labels = dict(state.monarchs)

@@ -30,3 +30,19 @@ def test_the_organiser_reads_each_carriers_deed_in_the_third_person(tmp_path: Pa
     # The monarch's own wording stays.
     assert "Your carrier R1 delivered Red's orders for turn 1." in last_text(t, "Rex")
     assert "You named no carrier for turn 1: Green gave no orders." in last_text(t, "Gil")
+
+
+def test_a_courtiers_welcome_says_what_it_is_in_words_and_to_it_alone(tmp_path: Path) -> None:
+    t = court_table(tmp_path)
+    t.tick(at(0, 8, 5))
+    spy, loyal, king = last_text(t, "R5"), last_text(t, "R1"), last_text(t, "Rex")
+    for welcome in (spy, loyal, king):
+        assert "You play Spy" not in welcome and "You play Loyal courtier" not in welcome
+        assert "You play spy" not in welcome.lower().replace("you play red", "")
+    assert "You, R5, are a courtier of Red, but secretly loyal to Blue: you are its spy." in spy
+    assert "You, R1, are a courtier of Red, and loyal to Red." in loyal
+    assert "You play Red." in king
+    # Nobody else's welcome tells R5's secret, nor the organiser's mail.
+    others = [last_text(t, p) for p in ("Rex", "Bly", "R1", "B1")]
+    others += [text_of(m) for m in t.sent(ORGANISER)]
+    assert not any("R5, are a courtier" in text or "spy for Blue" in text for text in others)
