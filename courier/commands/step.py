@@ -16,7 +16,7 @@ from courier.state.history import add_history_note
 from courier.state.newcomers import participants
 from courier.state.news import ORGANISER, hold, news_every
 from courier.state.seats import NoSuchSeat, Seats, seats_of
-from engine.core import awaiting_seen
+from engine.core import Standing, awaiting_seen
 
 
 class Refused(Exception):
@@ -207,6 +207,9 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
         return ["The game is over."], ""
     mine = standing.get(player.name)
     orders: list[str] = list(mine[0].get("orders", [])) if mine else []
+    kept = ruleset.standing(state, player.name) if isinstance(ruleset, Standing) else None
+    if not orders and kept is not None:  # no mail yet, but orders stand (a Star Trek window's)
+        orders = list(kept.orders)
     seen = awaiting_seen(ruleset, state, player.name)  # the game may keep some silences private
     # Awaited as `courier status` and the reminders have it: no valid orders standing (a greeting or
     # a gift alone is none), not gone, away or the bot's; named as the Ledger names the seat.
@@ -217,6 +220,8 @@ def status_lines(tick: Tick, config: GameConfig, row: GameRow, player: Player) -
         f"Phase: {ruleset.phase(state).label}. Deadline: {when}.",
         "Your orders on file: " + ("; ".join(orders) if orders else "none yet."),
         f"Not written yet{of_whom}: " + (", ".join(silent) if silent else "nobody") + ".",
-        "Your view of the game, as the order form shows it:",
     ]
-    return lines, ruleset.order_template(state, player.name)
+    form = ruleset.order_template(state, player.name)
+    shown = "Your view of the game, as the order form shows it:"
+    lines.append(shown if form else "Nothing is asked of you now.")
+    return lines, form

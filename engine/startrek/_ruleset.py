@@ -269,8 +269,9 @@ class StarTrek(Game):
         return "\n".join(order_form(state, player, self.phase(state).label)) if may_write else ""
 
     def standing(self, state: StarTrekState, player: str) -> Submission | None:
-        """In an intelligence window, the orders given at the main deadline stand."""
-        if state.held is None or player not in self.awaiting(state):
+        """In an intelligence window, the orders given at the main deadline stand (the informed may
+        amend them; the others' `status` shows them too)."""
+        if state.held is None or player not in state.factions:
             return None
         return Submission(player, tuple(state.held.get(player, ())))
 

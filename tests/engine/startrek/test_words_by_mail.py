@@ -77,3 +77,23 @@ def test_a_form_sent_back_with_one_line_changed_changes_only_that_order(tmp_path
     results = text_of(last(t, "Fez"))
     assert "Ferengi: ship ferenginar - risa — succeeds" in results
     assert "Ferengi: ship volchok - underspace_alpha — succeeds" in results
+
+
+def test_status_in_the_intelligence_window_shows_the_orders_that_stand(tmp_path: Path) -> None:
+    """In the window the orders given at the deadline stand: `status` says so to the informed and
+    the uninformed alike (it said "none yet"), and to one who may send nothing it says so instead
+    of showing an empty form."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Fay", "ship earth - betazed\nship vulcan H")
+    write(t, "Rom", "ship romulus - galorndon\ntal shiar klingon")
+    t.tick(at(0, 9))
+    t.tick(at(0, 20, 5))  # the window opens: the Romulan is informed, the Federation is not
+    write(t, "Fay", "status")
+    write(t, "Rom", "Hi\nstatus\nthanks")
+    t.tick(at(0, 20, 30))
+    fay, rom = text_of(last(t, "Fay")), text_of(last(t, "Rom"))
+    assert "Your orders on file: ship earth - betazed; ship vulcan H" in fay
+    assert "Nothing is asked of you now." in fay and "as the order form shows it" not in fay
+    assert "Your orders on file: ship romulus - galorndon; tal shiar klingon" in rom
+    assert "as the order form shows it:\n\n# Orders for the Romulan" in rom
