@@ -91,6 +91,9 @@ class CommandSpec:
     # It changes who holds a seat or ends the game: by mail it waits for a confirmation code mailed
     # to the registered address (the organiser's skips it with a trusted pass or organiser_secret).
     guarded: bool = False
+    # It only reads (`status`, `help`, `rules`): answered after the game ends too, when orders and
+    # seat changes get "The game is over".
+    after_end: bool = False
 
 
 def _organiser_help(step: Step, command: Command) -> str:
@@ -296,6 +299,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="status",
         help="where you stand: the phase, the deadline, your orders so far",
         player=players.status,
+        after_end=True,
     ),
     CommandSpec(
         "help",
@@ -305,6 +309,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         help="how to play by mail: the order form from your own position, and these commands",
         player=_player_help,
         organiser=_organiser_help,  # the organiser's commands, to the organiser
+        after_end=True,
     ),
     CommandSpec(
         "rules",
@@ -313,6 +318,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         syntax="rules",
         help="the whole rules of this game as Courier plays them (every welcome carries a summary)",
         player=_player_rules,
+        after_end=True,
     ),
     CommandSpec(
         "resign",
@@ -435,6 +441,18 @@ def first_verb(text: str) -> str | None:
             word = command_word(plain)[0]
             return word if word in _BY_VERB else None
     return None
+
+
+def answered_after_end(text: str) -> bool:
+    """Whether a mail holds commands that only read (`status`, `rules`, `help`) and nothing else a
+    finished game would refuse: such a mail is answered after the end."""
+    reading = read_commands(text)
+    return (
+        first_verb(text) is not None
+        and bool(reading.commands)
+        and not reading.problems
+        and all(_BY_VERB[c.verb].after_end for c in reading.commands)
+    )
 
 
 @dataclass(frozen=True)

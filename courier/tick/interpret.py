@@ -27,7 +27,7 @@ from courier.commands.run import (
     run_cli_input,
     run_commands,
 )
-from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, first_verb
+from courier.commands.table import ORGANISER_VERBS, PLAYER_VERBS, answered_after_end, first_verb
 from courier.config.game import Player
 from courier.journal.interface import Input, Journal
 from courier.journal.meta import LATE
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 # What a subject carries besides orders: reply/forward prefixes in common languages, and [tags].
 _SUBJECT_NOISE = re.compile(rf"^\s*(?:{REPLY_WORD}|\[[^\]]*\]\s*)+", re.I)
 FROM_SUBJECT = "Your mail’s text held no orders, so its subject was read as your orders: “{}”."
+GAME_OVER = "The game is over; no more orders are taken."
 FORWARDED = "Forwarded text in your mail was ignored: only your own words count as your orders."
 REUSED_ID = (
     "Your mail reused the Message-ID of an earlier mail with other content; it was read as a new mail."
@@ -213,8 +214,8 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
         _refuse(tick, item, letter, loaded, "The game has not started yet; orders open with the first round.")
         return
     row = view.row
-    if row.finished:
-        _refuse(tick, item, letter, loaded, "The game is over; no more orders are taken.")
+    if row.finished and not answered_after_end(text):  # `status`, `rules`, `help` are still answered
+        _refuse(tick, item, letter, loaded, GAME_OVER)
         return
     if player.name not in players_of(row.setup):
         _refuse(
@@ -238,6 +239,9 @@ def _interpret(tick: Tick, item: Input, letter: Letter) -> None:
         return
     if verb in PLAYER_VERBS or press_reply_to(tick, letter.in_reply_to, loaded):
         player_commands(tick, item, letter, loaded, player, text)
+        return
+    if row.finished:
+        _refuse(tick, item, letter, loaded, GAME_OVER)
         return
     if row.deadline is not None and item.received_at > row.deadline:
         # Arrived after this round closed: read it once the round is resolved (it waits meanwhile,
