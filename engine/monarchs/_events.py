@@ -77,11 +77,13 @@ class HexLost(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class MapShown(Event):
-    """A nation's fogged map after the turn: visible hexes as (hex, owner, regiments)."""
+    """A nation's fogged map after the turn: visible hexes as (hex, owner, regiments). ``final``:
+    at the end, public, the hexes ``nation`` holds ("" for those nobody holds)."""
 
     nation: str
     turn: int
     hexes: tuple[tuple[str, str | None, int], ...]
+    final: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

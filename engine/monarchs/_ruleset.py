@@ -310,9 +310,9 @@ class Monarchs(Game):
             f"the courtiers {', '.join(final.courtier_winners)} win"
         )
         after = dataclasses.replace(after, ranking=ranking, winners=winners, reason=reason)
-        events += _reveal(after)
-        events.append(GameEnded(scores={**final.monarchs, **final.courtiers}, winners=winners, reason=reason))
-        return Resolution(after, tuple(events))
+        # The winner and the scores first, then how they came about, the map last (issue 29 QA).
+        ended = GameEnded(scores={**final.monarchs, **final.courtiers}, winners=winners, reason=reason)
+        return Resolution(after, (ended, *events, *_reveal(after)))
 
     def outcome(self, state: MonarchsState) -> Outcome | None:
         return Outcome(state.ranking, state.winners, state.reason) if state.finished else None
@@ -453,14 +453,16 @@ def _board_end(state: MonarchsState, order: list[str]) -> tuple[MonarchsState, l
     winner = ranking[0]
     reason = f"{order[0].title()} has the highest score, {state.scores[order[0]]}"
     after = dataclasses.replace(state, ranking=ranking, winners=winner, reason=reason)
-    return after, [*_reveal(after), GameEnded(scores=dict(state.scores), winners=winner, reason=reason)]
+    return after, [GameEnded(scores=dict(state.scores), winners=winner, reason=reason), *_reveal(after)]
 
 
 def _reveal(state: MonarchsState) -> list[Event]:
-    """The final report shows the whole map to everybody."""
+    """The final report shows the whole map to everybody: one line per nation listing its hexes,
+    then the hexes nobody holds, if any."""
     position = state.position
-    hexes = tuple((h, position.owners[h], position.armies.get(h, (None, 0))[1]) for h in position.owners)
-    return [MapShown(nation="everyone", turn=state.turns, hexes=hexes)]
+    hexes = [(h, position.owners[h], position.armies.get(h, (None, 0))[1]) for h in position.owners]
+    held = [(n, tuple(h for h in hexes if h[1] == n)) for n in (*NATIONS, None)]
+    return [MapShown(nation=n or "", turn=state.turns, hexes=mine, final=True) for n, mine in held if mine]
 
 
 MONARCHS = Monarchs()

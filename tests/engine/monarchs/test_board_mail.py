@@ -32,7 +32,7 @@ def test_a_mail_with_only_a_boost_keeps_the_moves_sent_before(tmp_path: Path) ->
     assert "3 H6 I5" in standing and "boost I5" in standing
     assert "This mail has only a boost, so it joins your moves from before (3 H6 I5)" in receipt
     t.tick(at(0, 20, 5))
-    assert "I5 R3" in last_text(t, "Rhea")  # the move was made: Red holds the centre with 3
+    assert "Red: " in last_text(t, "Rhea") and "I5 (3)" in last_text(t, "Rhea")  # Red holds the centre with 3
 
     write(t, "Rhea", "2 G5 I5")
     t.tick(at(1, 9))

@@ -46,3 +46,28 @@ def test_a_courtiers_welcome_says_what_it_is_in_words_and_to_it_alone(tmp_path: 
     others = [last_text(t, p) for p in ("Rex", "Bly", "R1", "B1")]
     others += [text_of(m) for m in t.sent(ORGANISER)]
     assert not any("R5, are a courtier" in text or "spy for Blue" in text for text in others)
+
+
+def test_the_map_reads_by_nation_and_the_final_mail_puts_the_winner_first(tmp_path: Path) -> None:
+    """The map was a run-on string ("E9 R2 G9 G2 D8 R …") above the winner (issue 29/30 QA)."""
+    t = court_table(tmp_path)
+    t.tick(at(0, 8, 5))
+    t.mail(address("Rex"), "carrier R1\nmap to R2")
+    t.tick(at(0, 9))
+    t.mail(address("R1"), "3 H6 I5")
+    t.tick(at(0, 20, 5))
+    held = next(line for line in last_text(t, "R2").splitlines() if "Red's map after turn 1" in line)
+    assert "(regiments in brackets): Red: " in held and "I5 (3)" in held and "; Green: G9 (2)" in held
+    assert "R/G/B" not in held
+
+    t.mail(address("Rex"), "carrier R3")
+    t.tick(at(1, 9))
+    t.mail(address("R3"), "hold")
+    t.tick(at(1, 20, 5))
+    t.mail(address("Rex"), "R5 serves blue")
+    t.tick(at(2, 20, 5))
+    final = text_of(t.sent(address("G3"))[-1])
+    ended = final.index("The game ended:")
+    assert ended < final.index("Red's monarch score") < final.index("At the end Red holds")
+    assert "At the end Green holds" in final and "At the end Blue holds" in final
+    assert "(hex, owner R/G/B, regiments)" not in final

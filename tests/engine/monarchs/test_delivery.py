@@ -178,6 +178,6 @@ def test_a_spy_mailing_first_changes_nothing_through_the_tick(tmp_path: Path) ->
     assert "Your carrier R1 delivered Red's orders for turn 1." in report
     assert "H6" not in report and "boost" not in report  # never what it delivered
     assert "You named no carrier for turn 1: Green gave no orders." in last_text(spied, "Gil")
-    assert "I5 R3" in last_text(spied, "R2") and images(spied.sent(address("R2"))[-1])
+    assert "I5 (3)" in last_text(spied, "R2") and images(spied.sent(address("R2"))[-1])
     for other in ("Rex", "R1", "R3", "R4", "R5"):
         assert images(spied.sent(address(other))[-1]) == [], other

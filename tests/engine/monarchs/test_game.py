@@ -51,7 +51,10 @@ def test_two_turns_of_monarchs_by_mail(tmp_path: Path) -> None:
     final = last_text(t, "Rhea")
     assert "Game over" in str(t.sent("rhea@players.test")[-1]["Subject"])
     assert "(doubled: the last turn)" in final and "The game ended:" in final
-    assert "The whole map at the end" in final and " M1 B" in final and " I5 G3" in final
+    # The winner first, then the whole map, one line per nation (issue 29 QA: no run-on string).
+    assert final.index("The game ended:") < final.index("At the end Blue holds") < final.index("Only for you")
+    assert "M1 (" in next(line for line in final.splitlines() if "At the end Blue holds" in line)
+    assert "I5 (3)" in next(line for line in final.splitlines() if "At the end Green holds" in line)
     scores = {r[0]: r[4] for r in ledger(tmp_path)[1:4]}
     assert all(isinstance(s, int) for s in scores.values())
     journal = SqliteJournal(t.deployment.journal_path)
