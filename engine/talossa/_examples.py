@@ -46,6 +46,24 @@ def example(verb: str, text: str, board: Board, player: str | None) -> str:
     return f"M: {_name(board, home)} >> {where}, {count or 1}"
 
 
+def form_help(board: Board, player: str) -> tuple[str, ...]:
+    """The order form's examples, written with the player's own lands and a neighbour of them
+    (issue 29 QA: a fixed example named other players' lands to everyone); LAND where the
+    player has none to name."""
+    own = board.lands_of(player)
+    home = _name(board, own[0]) if own else "LAND"
+    free = [n for k in own for n in board.map.neighbours(k) if board.owner(n) is None]
+    near = [n for k in own for n in board.map.neighbours(k) if n not in own]
+    target = _name(board, (free or near)[0]) if (free or near) else "LAND"
+    moves = [(a, b) for a in own for b in own if a != b and board.map.adjacent(a, b)]
+    move = f"{_name(board, moves[0][0])} >> {_name(board, moves[0][1])}" if moves else f"{home} >> LAND"
+    return (
+        f"# Up to 10 actions, one a line. R: {home}, 3 · Q: {home} >> {target}, 2 · Q: {home} >> (north)",
+        f"# S: +{home} · S: -{home} · C: {home} · M: {move}, 3",
+        f"# Name a conquered land: Q: {home} >> (north), 2 [Wellington]  (lines starting with # are ignored)",
+    )
+
+
 def _conquest(board: Board, own: list[str], mine: list[str], others: list[str]) -> tuple[str, str]:
     """Where from and where to: the lands named when they fit, else the player's own land and a
     neighbour of it that is not theirs."""

@@ -27,6 +27,7 @@ from engine.talossa import _bot, _headline
 from engine.talossa._actions import numbered
 from engine.talossa._colours import choose_colour
 from engine.talossa._events import ConquerorJoined, StartingLandAssigned
+from engine.talossa._examples import form_help
 from engine.talossa._json import answer_json, check_players, state_from_json, state_to_json
 from engine.talossa._map import MapError, load_map, map_for
 from engine.talossa._parse import VERBS, read_plan
@@ -43,11 +44,6 @@ NO_PLAN = (
     "the deadline, 6 random actions will be drawn for you (II.5)."
 )
 STANDS = "No action could be read in this mail, so your earlier plan still stands."
-HELP = (
-    "# Up to 10 actions, one a line. R: Abbavilla, 3 · Q: Abbavilla >> Downer, 2 · Q: Abbavilla >> (north)",
-    "# S: +Abbavilla · S: -Abbavilla · C: Abbavilla · M: Abbavilla >> Downer, 3; Farwell >> Juneau, 2",
-    "# Name a conquered land: Q: Abbavilla >> (north), 2 [Wellington]   (lines starting with # are ignored)",
-)
 
 
 class Talossa(Game):
@@ -294,7 +290,7 @@ class Talossa(Game):
             nearby = ", ".join(free) or "none"
             units = f"{board.units(key)} unit{'s' if board.units(key) != 1 else ''}"
             lines.append(f"# {board.label(key)}: {units}{marks}; free next door: {nearby}")
-        return "\n".join([*lines, *HELP])
+        return "\n".join([*lines, *form_help(board, player)])
 
     # --- JSON ---------------------------------------------------------------------------------------
 

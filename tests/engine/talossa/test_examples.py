@@ -26,3 +26,16 @@ def test_did_you_mean_is_built_from_the_players_line_and_own_lands(tmp_path: Pat
         refused = last_text(t, player).split("Not understood")[1].split("\n\n")[0]
         assert line in refused and f"Did you mean “{meant}”?" in refused
         assert "Abbavilla" not in refused
+
+
+def test_the_order_forms_examples_name_only_the_players_own_lands_and_neighbours(tmp_path: Path) -> None:
+    """The form's examples were fixed (`R: Abbavilla, 3 · Q: Abbavilla >> Downer`), naming Al's and
+    Bea's lands in every player's mail (issue 29 QA)."""
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    form = last_text(t, "Cy").split("# Action Plan for Cyland")[1]
+    examples = "\n".join(line for line in form.splitlines() if "R: " in line or "S: +" in line)
+    assert "R: Farwell, 3" in examples and "Q: Farwell >> " in examples and "S: +Farwell" in examples
+    assert "Abbavilla" not in form and "Downer" not in form and "Ankara Street" not in form
+    di = last_text(t, "Di").split("# Action Plan for Dilonia")[1]
+    assert "R: Ankara Street, 3" in di and "Farwell" not in di and "Abbavilla" not in di
