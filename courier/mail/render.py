@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import css_inline
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup, escape
 
 from courier.data import shipped_dir
 from courier.errors import CourierError
@@ -59,7 +61,17 @@ def make_environment(override_dir: Path | None = None) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["columns"] = format_columns
+    env.filters["inline_code"] = inline_code
     return env
+
+
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str) -> Markup:
+    """A line for HTML with its `backticked` words as <code> (the text part keeps the backticks):
+    escaped first, so a player's words can never become markup."""
+    return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
 
 
 def render_template(env: jinja2.Environment, name: str, variables: dict[str, Any]) -> str:
