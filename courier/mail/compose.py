@@ -274,8 +274,9 @@ def _subject_text(ctx: AnyContext) -> str:
         case ReceiptContext(late=True):
             return f"Late orders received: they count for {phase}"
         case ReceiptContext(errors=errors) if errors:
-            count = f"{len(errors)} line{'s' if len(errors) > 1 else ''}"
-            again = f"; correct them{_by(ctx)}" if ctx.mail.deadline_at else ""
+            one = len(errors) == 1
+            count = f"{len(errors)} line{'' if one else 's'}"
+            again = f"; correct {'it' if one else 'them'}{_by(ctx)}" if ctx.mail.deadline_at else ""
             return f"Orders received for {phase}: {count} not understood{again}"
         case ReceiptContext():
             return f"Orders received for {phase}"

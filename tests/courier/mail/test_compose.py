@@ -229,7 +229,7 @@ def test_no_reply_headers_unless_answering() -> None:
         (
             "receipt",
             "[truce-1] Orders received for Round 3 of 10: 1 line not understood;"
-            " correct them by Mon 23 Nov 20:00 CET",
+            " correct it by Mon 23 Nov 20:00 CET",
         ),
         ("error", "[courier] Your message could not be used"),
         ("game_over", "[truce-1] Game over: Cecil wins"),
