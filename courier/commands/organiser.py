@@ -147,12 +147,13 @@ def replace(step: Step, command: Command) -> str:
     step.row = dataclasses.replace(step.row, setup=setup)
     step.loaded.config = new_config = with_seats(config, step.row)
     _names_in_orders(step, new_config)
+    _holders(step, new_config)
     label = seat_label(step.row, seat)
     goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
     _farewell(step, config, old, "You have been replaced", goodbye)
     _welcome_substitute(step, new_config, seat)
     step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
-    step.history(f"Substitute: {label} takes over {seat}'s seat")
+    step.history(f"Substitute: {label} takes over {seat}'s seat", label=step.phase_label())
     return f"done. {label} plays {seat} from now on; the old address no longer counts."
 
 
@@ -164,14 +165,32 @@ def _names_in_orders(step: Step, config: GameConfig) -> None:
         return
     seated = players_of(step.row.setup)
     value = {p.name: list(p.nicknames) for p in config.players if p.nicknames and p.name in seated}
-    state = ruleset.amend(ruleset.from_json(step.row.state), "nicknames", value)
+    _amend(step, config, "nicknames", value)
+
+
+def _holders(step: Step, config: GameConfig) -> None:
+    """Events name a seat by its holder's label ("Cyrus (for Cy Land)", ``seat_label``), where the
+    game keeps such names in its state (an amendable ``holders`` option: Talossa's plan lines)."""
+    ruleset = config.ruleset
+    if not isinstance(ruleset, Amendable) or "holders" not in ruleset.amendable_options:
+        return
+    labels = {seat: seat_label(step.row, seat) for seat in players_of(step.row.setup)}
+    _amend(step, config, "holders", {seat: label for seat, label in labels.items() if label != seat})
+
+
+def _amend(step: Step, config: GameConfig, option: str, value: Any) -> None:
+    """An option of the running game changed by a command, journalled as an amendment so `replay`
+    makes it too."""
+    ruleset = config.ruleset
+    assert isinstance(ruleset, Amendable)
+    state = ruleset.amend(ruleset.from_json(step.row.state), option, value)
     step.db.add_submission(
         game=step.row.id,
         phase_key=step.row.phase_key,
         player="organiser",
         input_id=0,
         received_at=step.tick.now,
-        text=json.dumps({"option": "nicknames", "value": value}),
+        text=json.dumps({"option": option, "value": value}),
         parsed={},
         standing={},
         kind="amend",

@@ -94,8 +94,8 @@ class Step:
             now=self.tick.now,
         )
 
-    def history(self, text: str) -> None:
-        add_history_note(self.tick, self.db, self.row.id, text)
+    def history(self, text: str, *, label: str = "") -> None:
+        add_history_note(self.tick, self.db, self.row.id, text, label=label)
 
     def phase_label(self) -> str:
         ruleset = self.loaded.config.ruleset

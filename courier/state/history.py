@@ -18,12 +18,13 @@ from engine.core import Event, OpenResults, Ruleset
 NOTE_LABEL = "—"  # the Round cell of a note between rounds
 
 
-def add_history_note(tick: Tick, db: Transaction, game_id: str, *texts: str) -> None:
+def add_history_note(tick: Tick, db: Transaction, game_id: str, *texts: str, label: str = "") -> None:
     """Public notes in the History tab, placed after the rounds resolved so far (in ``db``'s
-    transaction)."""
+    transaction); ``label``: the round it happened in (a substitute takes a seat during "Step 2"),
+    else the Round cell says "—". A note stays through a rollback either way."""
     notes = history_notes(tick.journal, game_id)
     done = tick.journal.round_count(game_id)
-    notes.extend([done, text] for text in texts)
+    notes.extend(([done, text, label, "note"] if label else [done, text]) for text in texts)
     HISTORY.put(db, game_id, notes)
 
 
@@ -50,7 +51,7 @@ def forget_undone(tick: Tick, db: Transaction, game_id: str, *, kept: int) -> No
     """A rollback kept the first ``kept`` rounds: what happened after them is undone, so it leaves
     History (the notes, such as the rollback's own, stay)."""
     notes = history_notes(tick.journal, game_id)
-    HISTORY.put(db, game_id, [n for n in notes if len(n) < 3 or n[0] <= kept])
+    HISTORY.put(db, game_id, [n for n in notes if len(n) != 3 or n[0] <= kept])
 
 
 def history_rows(journal: Journal, game_id: str) -> list[list[Any]]:
@@ -60,6 +61,6 @@ def history_rows(journal: Journal, game_id: str) -> list[list[Any]]:
 
 
 def history_notes(journal: Journal, game_id: str) -> list[list[Any]]:
-    """``[rounds resolved before it, text]`` for each note, ``[…, text, round label]`` for each line
-    of what happened, oldest first."""
+    """``[rounds resolved before it, text]`` for each note (``[…, text, round label, "note"]`` for
+    one told its round), ``[…, text, round label]`` for each line of what happened, oldest first."""
     return HISTORY.get(journal, game_id) or []

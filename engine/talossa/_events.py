@@ -43,6 +43,7 @@ class PlanPublished(Event):
     position: int  # 1 = resolves first in every round of actions
     actions: tuple[str, ...]
     drawn: bool  # no plan came: the actions were drawn at random
+    leader: str = ""  # the seat's holder as named, when a substitute took it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,6 +161,7 @@ class CountryFell(Event):
     country: str
     reason: str
     freed: tuple[str, ...]  # lands left free
+    leader: str = ""  # the seat's holder as named, when a substitute took it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,6 +190,7 @@ class GameWon(Event):
     player: str
     country: str
     lands: int
+    leader: str = ""  # the seat's holder as named, when a substitute took it
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

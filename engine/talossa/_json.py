@@ -49,6 +49,7 @@ def state_to_json(state: TalossaState) -> JSON:
                 "declaration_due": c.declaration_due,
                 "fallen": c.fallen,
                 **({"arrival": dataclasses.asdict(c.arrival)} if c.arrival else {}),
+                **({"leader": c.leader} if c.leader else {}),
             }
             for c in state.countries
         ],
@@ -105,6 +106,7 @@ def _country(data: Mapping[str, Any]) -> Country:
         declaration_due=int(data.get("declaration_due", 0)),
         fallen=bool(data.get("fallen", False)),
         arrival=_arrival(data["arrival"]) if data.get("arrival") else None,
+        leader=str(data.get("leader", "")),
     )
 
 

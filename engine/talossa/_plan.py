@@ -299,7 +299,11 @@ def fall(board: Board, player: str, reason: str) -> CountryFell:
     board.set_country(player, fallen=True, capital=None, conquer_ban=0, declaration_due=0, stack=0)
     country = board.countries[player]
     return CountryFell(
-        player=player, country=country.name, reason=reason, freed=tuple(board.label(k) for k in freed)
+        player=player,
+        country=country.name,
+        leader=country.leader,
+        reason=reason,
+        freed=tuple(board.label(k) for k in freed),
     )
 
 

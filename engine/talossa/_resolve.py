@@ -49,6 +49,7 @@ def resolve_step(
         PlanPublished(
             player=p,
             country=board.countries[p].name,
+            leader=board.countries[p].leader,
             position=i,
             actions=tuple(str(a) for a in plans[p]),
             drawn=p in drawn,
@@ -61,7 +62,8 @@ def resolve_step(
     winner = _winner(board)
     if winner is not None:
         country = board.countries[winner]
-        events.append(GameWon(player=winner, country=country.name, lands=len(board.lands_of(winner))))
+        lands = len(board.lands_of(winner))
+        events.append(GameWon(player=winner, country=country.name, leader=country.leader, lands=lands))
         return board.state(state, winner=winner, finished=True, submitted=(), marks=marks), events
     if not any(not c.fallen for c in board.countries.values()):
         return board.state(state, finished=True, submitted=(), marks=marks), events

@@ -131,15 +131,29 @@ class Talossa(Game):
                 country=c.name,
                 colour=c.colour,
                 land=board.label(c.arrival.land),
-                asked=c.arrival.asked_land,
+                # what the seat's first player asked is told to them alone, not to a substitute
+                asked=None if c.leader else c.arrival.asked_land,
                 holder=_name(board, c.arrival.holder),
-                colour_asked=c.arrival.asked_colour,
+                colour_asked=None if c.leader else c.arrival.asked_colour,
                 colour_reason=c.arrival.colour_reason,
                 colour_holder=_name(board, c.arrival.colour_holder),
             )
             for c in state.countries
             if c.arrival is not None
         )
+
+    amendable_options: ClassVar[frozenset[str]] = frozenset({"holders"})
+
+    def amend(self, state: TalossaState, option: str, value: Any) -> TalossaState:
+        """``holders`` (seat → its holder's label, "Cyrus (for Cy Land)") changes when a substitute
+        takes a seat: plans, falls and the winner name the country's leader by it from then on."""
+        if option != "holders" or not isinstance(value, Mapping):
+            raise ValueError(f"`{option}` is fixed when the game begins")
+        countries = tuple(
+            dataclasses.replace(c, leader=str(value[c.player])) if c.player in value else c
+            for c in state.countries
+        )
+        return dataclasses.replace(state, countries=countries)
 
     # --- phases -------------------------------------------------------------------------------------
 
@@ -236,7 +250,7 @@ class Talossa(Game):
 
         ranking = rank_by((c.player for c in state.countries), holding)
         leaders = ranking[0] if ranking else ()
-        named = ", ".join(f"{state.country(p).name} ({p})" for p in leaders)
+        named = ", ".join(f"{state.country(p).name} ({state.country(p).leader or p})" for p in leaders)
         lands = holding(leaders[0])[0] if leaders else 0
         return Outcome(ranking, leaders, f"{named}: the most lands, {lands}")
 

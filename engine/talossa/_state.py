@@ -45,6 +45,7 @@ class Country:
     declaration_due: int = 0  # >0: a capital must be declared, with this many withdrawals after
     fallen: bool = False
     arrival: Arrival | None = None  # None in positions made by hand
+    leader: str = ""  # who leads it once a substitute took the seat ("Cyrus (for Cy Land)"), else ""
 
 
 @dataclass(frozen=True)
