@@ -148,11 +148,12 @@ def read_away(line: str, rest: str) -> Command:
 
 
 def read_press(line: str, rest: str) -> Command:
-    match = re.fullmatch(r"to\s+([^:]+?)\s*:\s*(.*)", rest, re.I | re.S)
+    # The text follows a colon, or starts on the next line ("press to Germany", then the message).
+    match = re.fullmatch(r"to\s+([^:]+?)\s*(?::\s*(.*))?", rest, re.I | re.S)
     if not match:
         raise CommandError(f"“{line}”: write e.g. press to Barney: the text (or press to all: …)")
     names = tuple(n.strip() for n in re.split(r",|\band\b", match.group(1)) if n.strip())
-    return Command("press", line, names=names, text=match.group(2).strip())
+    return Command("press", line, names=names, text=(match.group(2) or "").strip())
 
 
 def _until(line: str, rest: str) -> str:
