@@ -91,7 +91,8 @@ def _secrets(state: VeneerState, player: str) -> list[str]:
 
 
 def _setup(state: VeneerState, player: str) -> list[str]:
-    lines = ["# Choose one of the factions dealt to you (default: the first):"]
+    default = state.seat(player).dealt[0]
+    lines = [f"# Choose one of the factions dealt to you (default: the first, the {default}):"]
     lines += [f"#   {f}: {state.deck.card(f).text}" for f in state.seat(player).dealt]
     return [*lines, f"choose faction {state.seat(player).dealt[0]}"]
 

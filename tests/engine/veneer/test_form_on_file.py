@@ -22,6 +22,9 @@ def test_the_form_below_a_receipt_shows_the_orders_on_file(tmp_path: Path) -> No
     t.tick(at(0, 8, 5))
     dealt = current(t)[0].seat("Agatha").dealt
     assert len(dealt) > 1
+    welcome = text_of(t.sent("agatha@players.test")[-1])
+    assert f"(default: the first, the {dealt[0]})" in welcome
+    assert order_lines(welcome) == [f"choose faction {dealt[0]}"]  # nothing on file: the default
     write(t, "Agatha", f"choose faction {dealt[1]}")
     t.tick(at(0, 9))
     receipt = text_of(t.sent("agatha@players.test")[-1])
@@ -40,6 +43,11 @@ def test_the_form_below_a_receipt_shows_the_orders_on_file(tmp_path: Path) -> No
     t.tick(at(0, 14, 10))
     receipt = text_of(t.sent(f"{voter.lower()}@players.test")[-1])
     assert order_lines(receipt) == ["vote yes"], receipt
+
+    other = next(p for p in state.living if p != voter)
+    write(t, other, "status")  # privacy: another voter's form shows the default, never the voter's line
+    t.tick(at(0, 14, 15))
+    assert order_lines(text_of(t.sent(f"{other.lower()}@players.test")[-1])) == ["vote no"]
 
     write(t, voter, "vote no")
     t.tick(at(0, 14, 20))
