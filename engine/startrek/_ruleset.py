@@ -32,6 +32,7 @@ from engine.startrek._combine import combine_orders, replaced_notes
 from engine.startrek._events import AllianceNoted, GornRolled, OrderResolved, PhaseBegun
 from engine.startrek._factions import FACTIONS, MAP, VARIANT, faction_named, is_alive
 from engine.startrek._json import answer_json
+from engine.startrek._legality import illegal_notes
 from engine.startrek._parse import Ability, display, read_lines, unit_text
 from engine.startrek._resolve import (
     INTEL_KINDS,
@@ -156,6 +157,7 @@ class StarTrek(Game):
             for o in reading.orders
             if isinstance(o, Support) and off_layer(o)
         ]
+        notes += illegal_notes(position, reading.orders)  # said now, not first in the results
         orders = tuple(display(o) for o in reading.orders) + tuple(str(a) for a in abilities)
         notes = replaced_notes(state.on_file.get(player, ()), orders) + notes
         return Submission(player, orders, tuple(errors), tuple(notes))

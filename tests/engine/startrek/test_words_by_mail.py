@@ -97,3 +97,15 @@ def test_status_in_the_intelligence_window_shows_the_orders_that_stand(tmp_path:
     assert "Nothing is asked of you now." in fay and "as the order form shows it" not in fay
     assert "Your orders on file: ship romulus - galorndon; tal shiar klingon" in rom
     assert "as the order form shows it:\n\n# Orders for the Romulan" in rom
+
+
+def test_a_move_along_a_lane_that_does_not_exist_is_pointed_out_on_arrival(tmp_path: Path) -> None:
+    """Issue 30's players ordered moves along lanes that do not exist and learnt it from the results;
+    the receipt says so at once, as Diplomacy's does, while there is time to correct it."""
+    t = table(tmp_path, intelligence_window="0")
+    t.tick(at(0, 8, 5))
+    write(t, "Fez", "ship ferenginar - bajor\nship clarus - freecloud")
+    t.tick(at(0, 9))
+    receipt = text_of(last(t, "Fez"))
+    assert "ship ferenginar - bajor: illegal (not adjacent); the unit will hold" in receipt
+    assert "ship clarus - freecloud: illegal" not in receipt
