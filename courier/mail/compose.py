@@ -280,6 +280,8 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Orders received for {phase}: {count} not understood{again}"
         case ReceiptContext():
             return f"Orders received for {phase}"
+        case GameOverContext(winners=winners, ended_during=during) if during and len(winners) > 1:
+            return f"Game over: a draw among {_and_join(winners)}"  # an organiser's end shared
         case GameOverContext(winners=winners) if winners:
             verb = "wins" if len(winners) == 1 else "win"
             return f"Game over: {_and_join(winners)} {verb}"

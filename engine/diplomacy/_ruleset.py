@@ -21,7 +21,6 @@ from engine.core import (
     Simulated,
     Submission,
     one_role,
-    rank_by,
 )
 from engine.diplomacy import _bot, _headline
 from engine.diplomacy._defaults import unordered, unordered_adjustments
@@ -49,6 +48,7 @@ from engine.diplomacy._phases import adjustment_due, solo_winner
 from engine.diplomacy._position import Position
 from engine.diplomacy._resolve import resolve_phase
 from engine.diplomacy._results import Illegal
+from engine.diplomacy._standings import draw_among_survivors
 from engine.diplomacy._svg import draw_map, order_rows
 from engine.diplomacy._variant import Variant, find_variant
 from engine.reading import Vocabulary, forgiving
@@ -185,17 +185,8 @@ class Diplomacy(Game):
         return state.result
 
     def standings(self, state: DiplomacyState) -> Outcome:
-        """Most supply centres first, as a game stopped short is scored."""
-        position = state.position
-
-        def centres(player: str) -> int:
-            return len(position.centres_of(state.powers[player]))
-
-        ranking = rank_by(state.powers, centres)
-        leaders = ranking[0] if ranking else ()
-        named = ", ".join(f"{p} ({state.powers[p]})" for p in leaders)
-        count = centres(leaders[0]) if leaders else 0
-        return Outcome(ranking, leaders, f"{named}: the most supply centres, {count}")
+        """An organiser's end is a draw among the surviving powers, ranked by centres."""
+        return draw_among_survivors(state.powers, state.position)
 
     def pictures(self, state: DiplomacyState, viewer: str | None) -> list[Picture]:
         """The standard board after the last phase with its orders, the same for every viewer:

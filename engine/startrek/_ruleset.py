@@ -22,9 +22,9 @@ from engine.core import (
     Simulated,
     Submission,
     one_role,
-    rank_by,
 )
 from engine.diplomacy import Support, adjustment_due, order_vocabulary
+from engine.diplomacy._standings import draw_among_survivors
 from engine.reading import Vocabulary, forgiving
 from engine.startrek import _bot, _headline
 from engine.startrek._alliances import register_alliances
@@ -225,17 +225,8 @@ class StarTrek(Game):
         return state.result
 
     def standings(self, state: StarTrekState) -> Outcome:
-        """Most supply centres first, as a game stopped short is scored."""
-        position = state.position
-
-        def centres(player: str) -> int:
-            return len(position.centres_of(state.factions[player]))
-
-        ranking = rank_by(state.factions, centres)
-        leaders = ranking[0] if ranking else ()
-        named = ", ".join(f"{p} ({state.factions[p]})" for p in leaders)
-        count = centres(leaders[0]) if leaders else 0
-        return Outcome(ranking, leaders, f"{named}: the most supply centres, {count}")
+        """As Diplomacy: an organiser's end is a draw among the surviving factions, by centres."""
+        return draw_among_survivors(state.factions, state.position)
 
     def ledger(self, state: StarTrekState) -> list[dict[str, Any]]:
         position = state.position

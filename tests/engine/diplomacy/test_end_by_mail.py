@@ -1,0 +1,44 @@
+"""An organiser's `end` in Diplomacy and Star Trek (issue 29 QA): by Diplomacy's convention it is a
+draw among the surviving powers (every power still holding a centre), ranked by centres: no power
+wins alone with 4 of 34 centres in 1901."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Table, text_of
+from tests.helpers import diplomacy, startrek
+from tests.helpers.clock import at
+from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
+
+ORGANISER = "organiser@courier.test"
+
+
+def end_in_1901(t: Table) -> None:
+    t.tick(at(0, 8, 5))
+    trust_the_mail_server(t)
+    t.mail(ORGANISER, "end game", subject="[truce-1] commands", headers=TRUSTED_PASS)
+    t.tick(at(0, 9))
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "first"),
+    [(diplomacy, diplomacy.POWERS, "Rus (Russia, 4)"), (startrek, startrek.FACTIONS, None)],
+)
+def test_an_organisers_end_is_a_draw_among_the_surviving_powers(
+    tmp_path: Path, game: object, seats: dict[str, str], first: str | None
+) -> None:
+    t = game.table(tmp_path)  # type: ignore[attr-defined]
+    end_in_1901(t)
+    for name in seats:
+        (mail,) = [m for m in t.sent(name) if m["X-Courier-Kind"] == "game_over"]
+        assert "wins" not in mail["Subject"] and "Game over: a draw among " in mail["Subject"]
+        text = " ".join(text_of(mail).split())
+        assert "(a draw among the surviving powers, ranked by centres: " in text
+        assert "Winner:" not in text and "Winners: " in text
+        for other in seats:  # every power still holds its home centres: all share the draw
+            assert other in mail["Subject"]
+        if first:
+            assert f"ranked by centres: {first}" in text
