@@ -47,6 +47,7 @@ __all__ = [
     "Simulated",
     "Standing",
     "Submission",
+    "Windowed",
     "awaiting_seen",
     "event_to_json",
     "fold",
@@ -435,6 +436,19 @@ class YourPart(Protocol):
     def your_part(self, state: Any, player: str) -> str: ...
 
 
+@runtime_checkable
+class Windowed(Protocol):
+    """Optional: a phase that opens a window for amendments (Star Trek's intelligence window)
+    resolves nothing yet. ``window_opened`` (of the state after a phase) is that report's title and
+    first sentence in the game's words, ``None`` when the phase gave results; ``results_label`` (of
+    the state before) names the round whose results a phase gives, for the report and History (the
+    window's close gives the season's results: "Spring 2370", not "Spring 2370 intelligence window")."""
+
+    def window_opened(self, state: Any) -> tuple[str, str] | None: ...
+
+    def results_label(self, state: Any) -> str: ...
+
+
 OPTIONAL_HOOKS: tuple[type, ...] = (
     AbsentDefault,
     Amendable,
@@ -459,6 +473,7 @@ OPTIONAL_HOOKS: tuple[type, ...] = (
     Headline,
     Asked,
     YourPart,
+    Windowed,
 )
 
 

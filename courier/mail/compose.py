@@ -119,6 +119,8 @@ class ReportContext:
     ledger_rows: Sequence[Sequence[str]] = ()
     next_phase_label: str = ""
     headline: str = ""  # the recipient's own result of the round, one line (the game's ``headline``)
+    window_title: str = ""  # a window opened, nothing resolved yet: the game's words (``Windowed``)
+    window_intro: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -287,6 +289,8 @@ def _subject_text(ctx: AnyContext) -> str:
             return f"Game over: {_and_join(winners)} {verb}"
         case GameOverContext():
             return "Game over"
+        case ReportContext(window_title=title) if title:
+            return f"{title}{_until(ctx)}"
         case ReportContext(next_phase_label=upcoming) if upcoming and _asks(ctx):
             return f"{_asked(ctx, upcoming)} ({phase}: results)"
         case ReportContext():
@@ -326,6 +330,11 @@ def _asked(ctx: AnyContext, phase: str) -> str:
     by Tue 24 Nov 20:00 CET``, ``Round 4 of 10: your orders - by …``."""
     by = f" - by {_short(ctx.mail.deadline_at)}" if ctx.mail.deadline_at else ""  # ASCII: a plain header
     return f"{ctx.mail.asked or f'{phase}: your orders'}{by}"
+
+
+def _until(ctx: AnyContext) -> str:
+    """`` until Tue 24 Nov 20:00 CET``: how long an open window lasts."""
+    return f" until {_short(ctx.mail.deadline_at)}" if ctx.mail.deadline_at else ""
 
 
 def _by(ctx: AnyContext) -> str:

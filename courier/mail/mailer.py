@@ -38,6 +38,7 @@ from engine.core import (
     OrganiserLines,
     Outcome,
     Submission,
+    Windowed,
     YourPart,
     visible_to,
 )
@@ -323,6 +324,9 @@ class Mailer:
             next_phase_label="" if outcome else ruleset.phase(state).label,
             headline=headline_of(ruleset, state, events, player.name),
         )
+        window = ruleset.window_opened(state) if isinstance(ruleset, Windowed) else None
+        if window is not None:  # nothing resolved yet: a window opened (Star Trek's intelligence)
+            common.update(window_title=window[0], window_intro=window[1])
         if outcome is None:
             pictures = mail_pictures(ruleset, state, player.name)
             return self._send("report", ReportContext(**common), to=player.email, key=key, pictures=pictures)

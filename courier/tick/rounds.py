@@ -31,6 +31,7 @@ from engine.core import (
     QuietRounds,
     Resolution,
     Submission,
+    Windowed,
     event_to_json,
     rng_for,
     settle_silent,
@@ -182,7 +183,10 @@ def resolve_round(tick: Tick, loaded: LoadedGame, view: GameView, *, at: datetim
     prefix = round_key(tick.journal, row)  # a round re-run after a rollback mails afresh
     settled = settle(tick, loaded, view)
     submissions, resolution, outcome = settled.submissions, settled.resolution, settled.outcome
-    resolved_label = ruleset.phase(state).label
+    # the round whose results these are (a window's close gives its season's: Star Trek)
+    resolved_label = (
+        ruleset.results_label(state) if isinstance(ruleset, Windowed) else ruleset.phase(state).label
+    )
     next_phase = ruleset.phase(resolution.state)
     deadline, away_by = None, timedelta(0)
     if outcome is None:  # a player away, where absence extends deadlines, moves the new one

@@ -213,12 +213,12 @@ class StarTrek(Game):
             state = gather_intelligence(state, readings, events, window=state.options.window)
             if state.options.window:  # alliances too wait for the window to close: told to all then
                 state = replace(state, held=orders, phases=state.phases + 1)
-                events.append(PhaseBegun(label=self.phase(state).label))
+                events.append(_next(self.phase(state).label))
                 return Resolution(state, tuple(events))
         state = register_alliances(state, readings, events)
         state = replace(play_turn(state, readings, rng, events), informed=frozenset())
         state = conclude(state, before, events)
-        events.append(PhaseBegun(label=self.phase(state).label))
+        events.append(_next(self.phase(state).label))
         return Resolution(state, tuple(events))
 
     def outcome(self, state: StarTrekState) -> Outcome | None:
@@ -293,6 +293,23 @@ class StarTrek(Game):
     def reported_to(self, state: StarTrekState) -> frozenset[str] | None:
         """A window opens for the informed alone; every other phase is reported to all."""
         return frozenset(state.informed) if state.held is not None and state.result is None else None
+
+    def window_opened(self, state: StarTrekState) -> tuple[str, str] | None:
+        """The movement deadline only opens the intelligence window: nothing is resolved yet."""
+        if state.held is None or state.result is not None:
+            return None
+        window = self.phase(state).label
+        return (
+            f"{window} open",
+            f"The {window} is open: nothing has been resolved yet. The informed may amend their"
+            " orders until the window's deadline; every other faction's orders given at the"
+            " deadline stand.",
+        )
+
+    def results_label(self, state: StarTrekState) -> str:
+        """The window's close gives the season's results, filed under the season."""
+        p = state.position.phase
+        return f"{_SEASON[p.season]} {p.year}" if state.held is not None else self.phase(state).label
 
     def opening_events(self, state: StarTrekState) -> list[Event]:
         return list(welcome(state))
@@ -408,3 +425,9 @@ def _assign(players: Sequence[str], roles: Mapping[str, str], rng: random.Random
 
 
 STARTREK = StarTrek()
+
+
+def _next(label: str) -> PhaseBegun:
+    """The phase that begins, told to nobody: every mail says "Next comes …" itself, and History
+    lists what happened, not a row saying only what comes next."""
+    return PhaseBegun(label=label, audience=frozenset())
