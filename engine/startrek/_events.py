@@ -24,6 +24,7 @@ class OrderResolved(Event):
     order: str
     result: str  # succeeds | fails | illegal
     reason: str | None
+    given: bool = True  # False: the hold the rules gave a unit nobody ordered (no order of the player's)
 
 
 @dataclass(frozen=True, kw_only=True)

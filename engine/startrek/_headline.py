@@ -31,8 +31,13 @@ def headline(state: StarTrekState, events: Sequence[Event], viewer: str) -> str 
     dislodged = [unit_text(d.unit) for d in position.dislodged if d.unit.power == faction]
     if dislodged:
         parts.append(f"dislodged: {', '.join(dislodged)}")
-    results = {e.order: e.result for e in events if isinstance(e, OrderResolved) and e.faction == faction}
+    mine = [e for e in events if isinstance(e, OrderResolved) and e.faction == faction]
+    results = {e.order: e.result for e in mine if e.given}
     parts.append(_orders(list(results.items())))
+    # What the rules did for a ship nobody ordered is no order of the player's (as Diplomacy's).
+    defaulted = list(dict.fromkeys(e.order for e in mine if not e.given))
+    more = f" and {len(defaulted) - SHOWN} more" if len(defaulted) > SHOWN else ""
+    parts.append(f"no order given: {', '.join(defaulted[:SHOWN])}{more}" if defaulted else "")
     return "; ".join(p for p in parts if p)
 
 

@@ -147,7 +147,9 @@ def _turn_events(state: StarTrekState, before: Position, turn: Turn) -> list[Eve
     for v in turn.results:
         privy = {v.faction, "Ferengi"} if v.spent and private else None  # the saboteur and the victim
         events += [
-            OrderResolved(faction=v.faction, order=v.order, result=v.result, reason=why, audience=seen)
+            OrderResolved(
+                faction=v.faction, order=v.order, result=v.result, reason=why, given=v.given, audience=seen
+            )
             for why, seen in sight.tell({v.faction}, v.order, v.reason, None if privy else v.vague, privy)
         ]
     for faction, line, effect, refused in turn.effects:

@@ -59,6 +59,7 @@ class Verdict:
     vague: str | None = None
     spent: bool = False  # the reason tells of Ferengi spending (sabotage)
     route: tuple[str, str, str] | None = None  # a move or retreat: (kind, from, to), for the map
+    given: bool = True  # False: the hold the rules gave a unit nobody ordered
 
 
 @dataclass
@@ -152,7 +153,8 @@ def movement_turn(
     for d in moved.dislodged:  # a unit without an order the adjudicator saw held: say what befell it
         if d.unit not in kept:
             why = reason_text(Dislodged(d.attacker_from))
-            turn.results.append(Verdict(d.unit.power, display(Hold(d.unit)), "fails", why, "dislodged"))
+            hold = Verdict(d.unit.power, display(Hold(d.unit)), "fails", why, "dislodged", given=False)
+            turn.results.append(hold)
     units, dislodged = list(moved.units), list(moved.dislodged)
     for d in moved.dislodged:
         if d.unit.power == "Gorn" and not retreat_options(MAP, moved.position, d):
