@@ -71,6 +71,9 @@ class Event:
     """
 
     audience: frozenset[str] | None = None
+    # A rule needs the audience told at once (a carrier must act before the deadline): the shell never
+    # lets such news wait for the next mail. Most news can wait (a gift, a newcomer).
+    urgent: ClassVar[bool] = False
 
     @property
     def public(self) -> bool:

@@ -11,7 +11,7 @@ import json
 import logging
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from functools import partial, reduce
@@ -43,7 +43,7 @@ from courier.state.newcomers import participants, players_of
 from courier.state.news import drop, hold, news_every, waiting
 from courier.tick.in_your_name import refuse_in_your_name, tell_in_your_name
 from courier.tick.strangers import settle_stranger
-from engine.core import Ruleset, Standing, Submission, writers_of
+from engine.core import Event, Ruleset, Standing, Submission, visible_to, writers_of
 
 log = logging.getLogger(__name__)
 
@@ -418,7 +418,7 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
             else:
                 drop(db, journal, config.id, player.email, player.name)
         for recipient in participants(config, row) if events else ():
-            if waits:
+            if waits and not _urgent_for(events, recipient.name):
                 if recipient.name != player.name and not recipient.bot:
                     lines = tick.mailer.news_lines(config, events, recipient.name)
                     hold(
@@ -450,6 +450,12 @@ def _accept(tick: Tick, item: Input, letter: Letter, loaded: LoadedGame, player:
     tick.remember(replace(row, state=new_json), new_state)
     log.info("%s: orders from %s for %s", config.id, player.name, row.phase_key)
     faults.checkpoint("interpret.committed")
+
+
+def _urgent_for(events: Sequence[Event], name: str) -> bool:
+    """Whether a rule needs ``name`` told of these events at once (``Event.urgent``), not as news
+    that waits for the next mail."""
+    return any(e.urgent for e in visible_to(events, name))
 
 
 # A References header may list a long thread; the answered mail is among its last ids.

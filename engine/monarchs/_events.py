@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from engine.core import Event
 
@@ -114,8 +115,10 @@ class CarrierReported(Event):
 @dataclass(frozen=True, kw_only=True)
 class OrdersHanded(Event):
     """On receipt of a monarch's mail, told only to this turn's carrier: the orders its monarch
-    handed it through Courier (they count only if the carrier delivers them)."""
+    handed it through Courier (they count only if the carrier delivers them). Told at once: the
+    carrier must deliver before the deadline."""
 
+    urgent: ClassVar[bool] = True
     nation: str
     turn: int
     carrier: str
