@@ -151,7 +151,7 @@ def read_press(line: str, rest: str) -> Command:
     # The text follows a colon, or starts on the next line ("press to Germany", then the message).
     match = re.fullmatch(r"to\s+([^:]+?)\s*(?::\s*(.*))?", rest, re.I | re.S)
     if not match:
-        raise CommandError(f"“{line}”: write e.g. press to Barney: the text (or press to all: …)")
+        raise CommandError(f"“{line}”: write press to a player's name: the text (or press to all: …)")
     names = tuple(n.strip() for n in re.split(r",|\band\b", match.group(1)) if n.strip())
     return Command("press", line, names=names, text=(match.group(2) or "").strip())
 

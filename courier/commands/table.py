@@ -112,12 +112,20 @@ def _player_help(asked: Asked, command: Command) -> str:
         [
             "Orders: one a line, in the form below (it is filled in from your own position).",
             "Commands, each on a line of its own at the top of a mail:",
-            *(f"  {line}" for line in syntax_lines(PLAYER)),
+            *(f"  {_named(line, asked)}" for line in syntax_lines(PLAYER)),
         ]
     )
     if not row.finished:
         asked.block = ruleset.order_template(ruleset.from_json(row.state), asked.player.name)
     return "how to play by mail"
+
+
+def _named(line: str, asked: Asked) -> str:
+    """A syntax line with its NAMEs replaced by the other players at this table, in seating order,
+    so an example never names someone of another game (Truce's Barney in Diplomacy)."""
+    others = [p.name for p in asked.config.players if p.name != asked.player.name]
+    one, two = [*others, "NAME", "NAME"][:2]
+    return line.replace("NAME, NAME", f"{one}, {two}").replace("NAME", one)
 
 
 def _player_rules(asked: Asked, command: Command) -> str:
@@ -350,7 +358,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "press",
         PLAYER,
         read_press,
-        syntax="press to Barney: …   press to Barney, Darcy: …   press to all: …",
+        syntax="press to NAME: …   press to NAME, NAME: …   press to all: …",  # `help`: the table's names
         help="a message to other players, relayed by the arbiter as the game's press setting allows",
         player=players.press,
         rest_of_mail=True,

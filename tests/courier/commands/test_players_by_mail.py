@@ -59,7 +59,8 @@ def test_help_gives_the_syntax_from_the_players_own_position(table: Table) -> No
     table.order("Barney", "help")
     table.tick(at(0, 9))
     text = last(table, "Barney", "answer")
-    assert "press to Barney" in text and "away until 2026-12-01" in text and "resign" in text
+    assert "press to Agatha: …   press to Agatha, Celeste: …" in text  # the table's own names
+    assert "away until 2026-12-01" in text and "resign" in text
     assert "attack" in text  # the order form, filled in for Barney's position
 
 

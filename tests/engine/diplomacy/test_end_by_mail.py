@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Table, text_of
+from tests.conftest import Table, text_of, write
 from tests.helpers import diplomacy, startrek
 from tests.helpers.clock import at
 from tests.helpers.confirm import TRUSTED_PASS, trust_the_mail_server
@@ -42,3 +42,20 @@ def test_an_organisers_end_is_a_draw_among_the_surviving_powers(
             assert other in mail["Subject"]
         if first:
             assert f"ranked by centres: {first}" in text
+
+
+@pytest.mark.parametrize(
+    ("game", "asker", "named"), [(diplomacy, "Ed", "Anna, Fran"), (startrek, "Kor", "Fay, Rom")]
+)
+def test_help_names_this_tables_players_in_its_press_examples(
+    tmp_path: Path, game: object, asker: str, named: str
+) -> None:
+    """Help's press examples are built from the game's own players (issue 29 QA), not Truce's."""
+    t = game.table(tmp_path)  # type: ignore[attr-defined]
+    t.tick(at(0, 8, 5))
+    write(t, asker, "help")
+    t.tick(at(0, 9))
+    (answer,) = [m for m in t.sent(asker) if m["X-Courier-Kind"] == "answer"]
+    text = text_of(answer)
+    assert f"press to {named}: …" in text
+    assert "Barney" not in text and "Darcy" not in text
