@@ -72,7 +72,7 @@ def test_diplomacy_history_has_every_order_and_its_result_per_phase(tmp_path: Pa
     t.tick(at(0, 20, 5))
     rows = history(t)
     assert ("Spring 1901", "France: A par - bur — succeeds") in rows
-    assert ("Spring 1901", "Germany: A mun - bur — fails (bounced (par))") in rows
+    assert ("Spring 1901", "Germany: A mun - bur — fails: bounced (par)") in rows
     assert ("Spring 1901", "England: F lon H (no order given) — succeeds") in rows
 
 

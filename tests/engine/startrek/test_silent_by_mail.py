@@ -22,4 +22,4 @@ def test_an_unordered_ships_default_hold_is_not_counted_among_the_players_orders
         "You hold 5 centres and 4 units; dislodged: ship rigel; ship vulcan H succeeded;"
         " no order given: ship rigel H"
     ), top
-    assert "ship rigel H — fails (" in text and ") (no order given)" in text
+    assert "Federation: ship rigel H (no order given) — fails" in text  # as Diplomacy marks it

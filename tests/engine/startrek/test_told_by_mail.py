@@ -94,7 +94,7 @@ def test_the_organiser_reads_each_line_once(tmp_path: Path) -> None:
     report = text_of(t.sent("organiser@courier.test")[-1])
     lines = [line for line in report.splitlines() if line.startswith("  - ")]
     assert len(lines) == len(set(lines))
-    assert "Federation: ship andoria - archanis — fails (bounced (tygokor))" in report
+    assert "Federation: ship andoria - archanis — fails: bounced (tygokor)" in report
     assert "Federation: ship andoria - archanis — fails (bounced)\n" not in report
     assert "Federation: ship andoria - archanis — fails (bounced)\n" in last_text(t, "Fay")  # fogged
 

@@ -1,0 +1,24 @@
+"""How a Diplomacy report words an order's result (issue 29 QA): a reason with its own parentheses
+or one that repeats the result is not wrapped again ("fails (bounced (war))", "illegal (illegal:
+not adjacent)")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import last_text, write
+from tests.helpers.clock import at
+from tests.helpers.diplomacy import table
+
+
+def test_a_bounce_and_an_illegal_move_read_once_each(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Fran", "A par - bur\nA mar - mun")  # mar is not next to mun
+    write(t, "Gerd", "A mun - bur")
+    t.tick(at(0, 20, 5))
+    report = " ".join(last_text(t, "Ed").split())
+    assert "France: A par - bur — fails: bounced (mun)" in report
+    assert "Germany: A mun - bur — fails: bounced (par)" in report
+    assert "France: A mar - mun — illegal: " in report
+    assert "(bounced (" not in report and "illegal (illegal" not in report
