@@ -409,12 +409,23 @@ def apply_player(asked: Asked, command: Command) -> str:
 
 
 def _answered(command: Command, apply: Callable[[], str] | Refused) -> str:
+    echo = _echo(command)
     try:
         if isinstance(apply, Refused):
             raise apply
-        return f"{command.line}: {apply()}"
+        return f"{echo}: {apply()}"
     except Refused as e:
-        return f"{command.line}: refused, {e}. Nothing changed."
+        return f"{echo}: refused, {e}. Nothing changed."
+
+
+def _echo(command: Command) -> str:
+    """The command as the answer repeats it: a command whose text is the rest of the mail (press)
+    is echoed without its text, which follows a colon ("press to Germany", not "press to Germany:
+    Let's be friends.: sent to Gerd.")."""
+    spec = _BY_VERB.get(command.verb)
+    if spec is not None and spec.rest_of_mail:
+        return command.line.split(":", 1)[0].strip()
+    return command.line
 
 
 ORGANISER_VERBS = verbs(ORGANISER)

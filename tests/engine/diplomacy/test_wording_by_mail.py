@@ -22,3 +22,14 @@ def test_a_bounce_and_an_illegal_move_read_once_each(tmp_path: Path) -> None:
     assert "Germany: A mun - bur — fails: bounced (par)" in report
     assert "France: A mar - mun — illegal: " in report
     assert "(bounced (" not in report and "illegal (illegal" not in report
+
+
+def test_the_press_acknowledgement_does_not_repeat_the_message(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Fran", "press to Germany: Let's be friends.")
+    t.tick(at(0, 9))
+    answer = " ".join(last_text(t, "Fran").split())
+    assert "press to Germany: sent to Gerd" in answer
+    assert "friends.:" not in answer
+    assert "Let's be friends." in last_text(t, "Gerd")
