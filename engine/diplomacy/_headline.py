@@ -30,7 +30,7 @@ def headline(state: DiplomacyState, events: Sequence[Event], viewer: str) -> str
     # What the rules did for units and builds nobody ordered is no order of the player's to succeed.
     defaulted = [e.order for e in events if isinstance(e, OrderDefaulted) and e.power == power]
     said = (units_said(state.position, power), orders_said(results), defaults_said(defaulted))
-    return "; ".join(filter(None, said))
+    return "; ".join(filter(None, said)) + "."  # a sentence, at the top of the mail
 
 
 def units_said(position: Position, power: str) -> str:

@@ -38,7 +38,7 @@ def headline(state: StarTrekState, events: Sequence[Event], viewer: str) -> str 
     defaulted = list(dict.fromkeys(e.order for e in mine if not e.given))
     more = f" and {len(defaulted) - SHOWN} more" if len(defaulted) > SHOWN else ""
     parts.append(f"no order given: {', '.join(defaulted[:SHOWN])}{more}" if defaulted else "")
-    return "; ".join(p for p in parts if p)
+    return "; ".join(p for p in parts if p) + "."  # a sentence, at the top of the mail
 
 
 def _orders(results: Sequence[tuple[str, str]]) -> str:

@@ -28,7 +28,7 @@ def test_diplomacy_says_centres_units_orders_and_asks_for_builds() -> None:
     spring = play_phase(game, state, {"Ada": "F bre - mao\nA par - bur\nA mar - spa"}, "s").resolution
     fall = play_phase(game, spring.state, {"Ada": "F mao - por\nA spa H\nA bur H"}, "f").resolution
     line = game.headline(fall.state, visible_to(fall.events, "Ada"), "Ada")
-    assert line == "You hold 5 centres and 3 units; all 3 orders succeeded"
+    assert line == "You hold 5 centres and 3 units; all 3 orders succeeded."
     assert game.asked(fall.state, "Ada") == "Builds: 2"
     assert game.asked(fall.state, "Ben") is None  # England has nothing to build or disband
 

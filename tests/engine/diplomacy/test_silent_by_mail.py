@@ -23,14 +23,14 @@ def test_a_silent_power_reads_what_the_rules_did_not_that_its_orders_succeeded(t
     t.tick(at(0, 20, 5))  # Turkey wrote nothing
     assert (
         top(last_text(t, "Tur"))
-        == "You hold 3 centres and 3 units; no order given: A con H, A smy H and 1 more"
+        == "You hold 3 centres and 3 units; no order given: A con H, A smy H and 1 more."
     )
     assert (
         top(last_text(t, "Ed"))
-        == "You hold 3 centres and 3 units; all 2 orders succeeded; no order given: A lvp H"
+        == "You hold 3 centres and 3 units; all 2 orders succeeded; no order given: A lvp H."
     )
 
     write(t, "Ida", "F ion - tun\nA tyr H\nA nap H")
     t.tick(at(1, 20, 5))
     t.tick(at(1, 22, 5))  # Italy builds nothing: its build is waived
-    assert top(last_text(t, "Ida")) == "You hold 4 centres and 3 units; no order given: waive"
+    assert top(last_text(t, "Ida")) == "You hold 4 centres and 3 units; no order given: waive."

@@ -20,6 +20,6 @@ def test_an_unordered_ships_default_hold_is_not_counted_among_the_players_orders
     top = text.split("\n\n")[1]
     assert top == (
         "You hold 5 centres and 4 units; dislodged: ship rigel; ship vulcan H succeeded;"
-        " no order given: ship rigel H"
+        " no order given: ship rigel H."
     ), top
     assert "Federation: ship rigel H (no order given) — fails" in text  # as Diplomacy marks it
