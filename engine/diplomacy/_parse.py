@@ -132,6 +132,7 @@ class _Reader:
         self.words = _tokens(line, names)
         self.at = 0
         self.problems: list[str] = []
+        self.named = False  # a unit type or a province spelt right: the line is an order attempt
 
     def peek(self) -> str | None:
         return self.words[self.at] if self.at < len(self.words) else None
@@ -153,6 +154,7 @@ class _Reader:
         if word == "a" and self.peek() in _TYPES:  # "build a fleet"
             word = self.take_if(_TYPES)
         self.skip(_FILLERS | _ARTICLES)
+        self.named = self.named or word is not None
         return _TYPES[word] if word else None
 
     def move_word(self) -> bool:
@@ -184,6 +186,7 @@ class _Reader:
                 key = _only(self.names.by_prefix(" ".join(base)))
             if key is not None:
                 self.at = start + size
+                self.named = True
                 return self._with_coast(key, coast)
         return self._misspelt(words, near)
 
@@ -323,7 +326,9 @@ def _read_line(text: str, map: Map, names: Names) -> ParsedOrder | LineError:
     except _Unreadable as e:
         return LineError(line, "; ".join([*reader.problems, e.reason]))
     if reader.problems:
-        return LineError(line, "; ".join(reader.problems), str(order))
+        # A guess is offered only for a line that names a unit or a province: "please hold" is
+        # no misspelt "nap H".
+        return LineError(line, "; ".join(reader.problems), str(order) if reader.named else None)
     return order
 
 

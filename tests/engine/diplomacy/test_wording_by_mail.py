@@ -33,3 +33,14 @@ def test_the_press_acknowledgement_does_not_repeat_the_message(tmp_path: Path) -
     assert "press to Germany: sent to Gerd" in answer
     assert "friends.:" not in answer
     assert "Let's be friends." in last_text(t, "Gerd")
+
+
+def test_a_suggestion_is_offered_only_for_a_line_that_names_a_unit_or_a_province(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    t.tick(at(0, 8, 5))
+    write(t, "Ida", "please hold\nA vnice - tyr\nA ven - tyr")
+    t.tick(at(0, 9))
+    receipt = " ".join(last_text(t, "Ida").split())
+    assert "“please hold”: there is no province called “please”." in receipt
+    assert "nap H" not in receipt.split("Notes:")[0]  # no guess: the line names no unit or province
+    assert "Did you mean “A ven - tyr”?" in receipt  # a misspelt province in an order is still guessed
