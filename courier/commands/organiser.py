@@ -152,7 +152,9 @@ def replace(step: Step, command: Command) -> str:
     goodbye = f"Your seat {seat} has been handed to a substitute; you will get no more mail from this game."
     _farewell(step, config, old, "You have been replaced", goodbye)
     _welcome_substitute(step, new_config, seat)
-    step.tell_all(f"{seat}'s seat is now played by {label}, a substitute.")
+    # Not the seat's label, which would name the seat twice ("Tur's seat … by Tom (for Tur)").
+    who = f"{command.new_name}, a substitute" if command.new_name else "a substitute"
+    step.tell_all(f"{seat}'s seat is now played by {who}.", besides=seat)  # his welcome tells him
     step.history(f"Substitute: {label} takes over {seat}'s seat", label=step.phase_label())
     return f"done. {label} plays {seat} from now on; the old address no longer counts."
 

@@ -51,10 +51,11 @@ class Step:
     def control(self, **changes: object) -> None:
         put_control(self.db, self.row.id, {**control(self.tick.journal, self.row.id), **changes})
 
-    def tell_all(self, text: str) -> None:
+    def tell_all(self, text: str, *, besides: str = "") -> None:
+        """A notice to every seated player now; ``besides`` is the seat it is about, who knows."""
         config = self.loaded.config
         for player in participants(config, self.row):
-            if player.name in kicked(self.row):
+            if player.name in kicked(self.row) or player.name == besides:
                 continue
             key = f"{self.key}/{player.name}"
             message = self.tick.mailer.announcement(config, player, row=self.row, text=text, key=key)

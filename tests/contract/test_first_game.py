@@ -137,7 +137,7 @@ def _substitute(walk: Walk, mail: dict[str, list[tuple[str, str]]]) -> None:
     assert "fixed now" not in welcome, "the seed was fixed, and its hash told, when the game began"
     assert len(mail["carol@example.org"]) == 1, "the old address gets one last mail"
     for address in ("alice@example.org", "bob@example.org"):
-        assert "Emmett (for Carol Example)" in _text(mail, address), "the others are told"
+        assert "Carol Example's seat is now played by Emmett" in _text(mail, address), "the others are told"
     assert "Emmett (for Carol Example)" in _cells(walk.folder, "Ledger")
     walk.story.append("substitute")
 

@@ -200,7 +200,8 @@ def test_a_substitute_takes_a_seat_and_the_old_address_stops_counting(table: Tab
     welcome = [m for m in table.sent("emmett@players.test") if m["X-Courier-Kind"] == "welcome"]
     assert welcome and "You take over the seat of Darcy" in last(table, "emmett@players.test", "answer")
     assert "handed to a substitute" in last(table, "Darcy", "answer")
-    assert "now played by Emmett (for Darcy)" in last(table, "Agatha", "notice")
+    assert "Darcy's seat is now played by Emmett, a substitute." in last(table, "Agatha", "notice")
+    assert "notice" not in kinds(table, "emmett@players.test")  # his welcome says it; no news of himself
     darcy_mail = len(table.sent("Darcy"))
     table.order("Darcy", "loot")  # the old address: read as a stranger's, never answered
     table.mail("emmett@players.test", "defend")
@@ -213,7 +214,8 @@ def test_a_substitute_takes_a_seat_and_the_old_address_stops_counting(table: Tab
     finally:
         journal.close()
     assert submitted == ["defend"]
-    assert "Substitute: Emmett (for Darcy) takes over Darcy's seat" in history(table)
+    rows = load_workbook(table.root / "truce-1.xlsx")["History"].iter_rows(values_only=True)
+    assert ("Round 1 of 3", "Substitute: Emmett (for Darcy) takes over Darcy's seat") in [r[:2] for r in rows]
     players = list(load_workbook(table.root / "truce-1.xlsx")["Players"].iter_rows(values_only=True))
     darcy = next(row for row in players if row[0] == "Darcy")
     assert darcy[1] == "emmett@players.test" and "Emmett" in darcy  # the Players tab shows the change
