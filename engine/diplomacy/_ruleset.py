@@ -195,7 +195,7 @@ class Diplomacy(Game):
             return []
         position = state.position
         when = f"after {state.last_phase}" if state.last_phase else "at the start"
-        title = f"Diplomacy {when}" + (f"; now {self.phase(state).label}" if state.last_phase else "")
+        title = f"Diplomacy {when}"  # no "now …": the mail says what comes next, and an end has none
         return [
             Picture(f"map-{position.phase.key}", title, draw_map(position, state.last_orders, title=title))
         ]

@@ -59,3 +59,17 @@ def test_help_names_this_tables_players_in_its_press_examples(
     text = text_of(answer)
     assert f"press to {named}: …" in text
     assert "Barney" not in text and "Darcy" not in text
+
+
+def test_the_end_mail_says_no_phase_comes_now(tmp_path: Path) -> None:
+    """The map's title in the end mail names the phase played, never "now Fall 1901" (issue 29 QA)."""
+    t = diplomacy.table(tmp_path)
+    t.tick(at(0, 8, 5))
+    t.tick(at(0, 20, 5))  # Spring 1901 played
+    trust_the_mail_server(t)
+    t.mail(ORGANISER, "end game", subject="[truce-1] commands", headers=TRUSTED_PASS)
+    t.tick(at(1, 9))
+    (mail,) = [m for m in t.sent("Anna") if m["X-Courier-Kind"] == "game_over"]
+    text = text_of(mail)
+    assert "Diplomacy after Spring 1901: see the picture in this mail" in text
+    assert "now Fall 1901" not in text

@@ -80,7 +80,7 @@ def test_the_map_shows_units_dislodged_units_owners_and_orders_with_results() ->
     assert arrows["F spa/sc - wes"] == ("order move", "succeeds")
     assert "A bur H" not in arrows  # a hold draws no arrow
     title = next(e.text for e in svg.iter(f"{SVG}text") if e.get("class") == "title")
-    assert title == "Diplomacy after Fall 1901; now Fall 1901 retreats"
+    assert title == "Diplomacy after Fall 1901"  # the mail says what comes next
     assert render_png(ET.tostring(svg, encoding="unicode")).startswith(b"\x89PNG")
 
 
