@@ -71,6 +71,7 @@ from engine.diplomacy._results import (
 )
 from engine.diplomacy._retreat import resolve_retreats, retreat_options
 from engine.diplomacy._ruleset import DIPLOMACY
+from engine.diplomacy._standings import draw_among_survivors
 from engine.diplomacy._variant import STANDARD, VARIANTS, Variant, find_variant
 
 __all__ = [
@@ -124,6 +125,7 @@ __all__ = [
     "board_orders",
     "check_movement_orders",
     "civil_disorder",
+    "draw_among_survivors",
     "end_of_season",
     "find_variant",
     "free_home_centres",

@@ -23,8 +23,7 @@ from engine.core import (
     Submission,
     one_role,
 )
-from engine.diplomacy import Support, adjustment_due, order_vocabulary
-from engine.diplomacy._standings import draw_among_survivors
+from engine.diplomacy import Support, adjustment_due, draw_among_survivors, order_vocabulary
 from engine.reading import Vocabulary, forgiving
 from engine.startrek import _bot, _headline
 from engine.startrek._alliances import register_alliances

@@ -3,7 +3,10 @@ fixed by the organiser (R5 spies for Blue), and the Config tab that plays it thr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.monarchs import NATIONS
+from tests.conftest import Table, address
 
 KINGS = {"Rex": "red", "Gil": "green", "Bly": "blue"}
 COURTIERS = {f"{n[0].upper()}{i}": n for n in NATIONS for i in range(1, 6)}
@@ -19,3 +22,9 @@ CONFIG = {
     "deadlines": "20:00",
     "reminders": "none",
 }
+
+
+def court_table(root: Path) -> Table:
+    """A court game of all 18 seats on local files, not yet started."""
+    rows = [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS]
+    return Table(root, CONFIG, rows)

@@ -21,9 +21,7 @@ import pytest
 from openpyxl import load_workbook
 
 from courier.journal.replay import replay_game
-from engine.veneer import VENEER, VeneerState
-from engine.veneer import _ruleset as veneer_ruleset
-from engine.veneer._setup import new_game
+from engine.veneer import VENEER, Veneer, VeneerState
 from tests.conftest import BASE_CONFIG, Table, address, text_of, write
 from tests.helpers import monarchs_court as court
 from tests.helpers import veneer
@@ -145,13 +143,15 @@ PILE = ("Tithe", "Arson")  # turn 1: a law to vote on, then Agatha's muster
 def rigged(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every seat dealt the Diplomats only (no surprises), Tithe then Arson on top of the pile."""
 
-    def setup(players: Sequence[str], options: Any, rng: random.Random) -> VeneerState:
-        state = new_game(players, options, rng)
+    dealt = Veneer.setup
+
+    def setup(self: Veneer, players: Sequence[str], options: Any, rng: random.Random) -> VeneerState:
+        state = dealt(self, players, options, rng)
         plain = tuple(dataclasses.replace(s, dealt=("Diplomats",)) for s in state.seats)
         rest = tuple(c for c in state.pile if c not in PILE)
         return dataclasses.replace(state, seats=plain, pile=PILE + rest)
 
-    monkeypatch.setattr(veneer_ruleset, "new_game", setup)
+    monkeypatch.setattr(Veneer, "setup", setup)
 
 
 def step(t: Table, orders: dict[str, str] | None = None) -> VeneerState:

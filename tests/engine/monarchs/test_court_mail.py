@@ -8,14 +8,9 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from tests.conftest import Table, address, last_text, text_of
+from tests.conftest import address, last_text, text_of
 from tests.helpers.clock import at
-from tests.helpers.monarchs_court import CONFIG, PLAYERS, ROLES
-
-
-def court_table(root: Path) -> Table:
-    rows = [{"name": p, "email": address(p), "role": ROLES[p]} for p in PLAYERS]
-    return Table(root, CONFIG, rows)
+from tests.helpers.monarchs_court import court_table
 
 
 def ledger_row(root: Path, first: str) -> tuple[object, ...]:

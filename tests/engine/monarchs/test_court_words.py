@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import address, last_text, text_of
-from tests.engine.monarchs.test_court_mail import court_table
 from tests.helpers.clock import at
+from tests.helpers.monarchs_court import court_table
 
 ORGANISER = "organiser@courier.test"
 

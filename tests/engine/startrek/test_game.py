@@ -274,6 +274,9 @@ def test_a_unit_dislodged_without_orders_is_reported_and_its_retreat_form_lists_
     t.tick(at(1, 9))
     t.tick(at(1, 20, 5))  # the Federation never wrote
     report = last_text(t, "Fay")
-    assert "Federation: ship andoria H (no order given) — fails (dislodged by the unit from underspace_alpha)" in report
+    assert (
+        "Federation: ship andoria H (no order given) — fails (dislodged by the unit from underspace_alpha)"
+        in report
+    )
     assert "ship andoria D   # or ship andoria R <system>, one of: benzar" in report
     assert "Your orders for" not in last_text(t, "Gil")  # nothing to retreat: no form
